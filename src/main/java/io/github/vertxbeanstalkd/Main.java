@@ -1,0 +1,44 @@
+package io.github.vertxbeanstalkd;
+
+import io.vertx.core.Vertx;
+import io.vertx.launcher.application.HookContext;
+import io.vertx.launcher.application.VertxApplication;
+import io.vertx.launcher.application.VertxApplicationHooks;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import sun.misc.Signal;
+
+/**
+ * The Vert.x launcher with this server's hooks: SIGUSR1 enters drain mode, as in beanstalkd.
+ * Every launcher option works ({@code -conf}, {@code --options}, {@code -cluster}, ...).
+ */
+public final class Main extends VertxApplication {
+  private static final Logger log = LoggerFactory.getLogger(Main.class);
+
+  private Main(String[] args) {
+    super(args, new Hooks());
+  }
+
+  public static void main(String[] args) {
+    new Main(args).launch();
+  }
+
+  /** The version from the jar manifest, or "dev" when run from classes. */
+  static String version() {
+    String v = Main.class.getPackage().getImplementationVersion();
+    return v == null ? "dev" : v;
+  }
+
+  private static final class Hooks implements VertxApplicationHooks {
+    @Override
+    public void afterVertxStarted(HookContext context) {
+      Vertx vertx = context.vertx();
+      try {
+        // BEHAVIOURS.md 12: SIGUSR1 puts the server into drain mode for the rest of its life.
+        Signal.handle(new Signal("USR1"), sig -> Server.drain(vertx));
+      } catch (IllegalArgumentException unsupported) {
+        log.warn("SIGUSR1 is not available here; drain mode only through the engine's Drain request");
+      }
+    }
+  }
+}

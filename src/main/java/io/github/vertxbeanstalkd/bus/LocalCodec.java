@@ -1,0 +1,56 @@
+package io.github.vertxbeanstalkd.bus;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.eventbus.MessageCodec;
+
+/** Hands an immutable object across the event bus by reference; it never leaves the JVM. */
+public final class LocalCodec<T> implements MessageCodec<T, T> {
+  private final String name;
+
+  private LocalCodec(Class<T> type) {
+    this.name = "local:" + type.getName();
+  }
+
+  /** Registers the codecs of every message type the engine and its clients exchange. */
+  public static void registerAll(Vertx vertx) {
+    register(vertx, EngineRequest.Open.class);
+    register(vertx, EngineRequest.Submit.class);
+    register(vertx, EngineRequest.Close.class);
+    register(vertx, EngineRequest.Drain.class);
+    register(vertx, EngineReply.class);
+  }
+
+  private static <T> void register(Vertx vertx, Class<T> type) {
+    try {
+      vertx.eventBus().registerDefaultCodec(type, new LocalCodec<>(type));
+    } catch (IllegalStateException alreadyRegistered) {
+      // A second server deployed on the same Vert.x instance shares the codecs.
+    }
+  }
+
+  @Override
+  public void encodeToWire(Buffer buffer, T value) {
+    throw new UnsupportedOperationException(name + " is local-only");
+  }
+
+  @Override
+  public T decodeFromWire(int pos, Buffer buffer) {
+    throw new UnsupportedOperationException(name + " is local-only");
+  }
+
+  @Override
+  public T transform(T value) {
+    return value;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public byte systemCodecID() {
+    return -1;
+  }
+}

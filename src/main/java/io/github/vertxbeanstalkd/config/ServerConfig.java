@@ -1,0 +1,106 @@
+package io.github.vertxbeanstalkd.config;
+
+import io.vertx.core.json.JsonObject;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The server's settings, validated. Read from the JSON config (launcher {@code -conf}), where the
+ * environment variables of {@link #ENVIRONMENT} override the file.
+ */
+public record ServerConfig(String host, int port, int maxJobSizeBytes) {
+  public static final String DEFAULT_HOST = "127.0.0.1";
+  public static final int DEFAULT_PORT = 11300;
+  /** BEHAVIOURS.md 4: 2^16 - 1, inclusive. */
+  public static final int DEFAULT_MAX_JOB_SIZE = 65_535;
+  /** beanstalkd's own ceiling for -z. */
+  public static final int MAX_JOB_SIZE_LIMIT = 1 << 30;
+
+  /** Environment variable to config key. */
+  public static final Map<String, String> ENVIRONMENT = Map.of(
+      "BEANSTALKD_HOST", "host",
+      "BEANSTALKD_PORT", "port",
+      "BEANSTALKD_MAX_JOB_SIZE", "maxJobSize");
+
+  private static final Set<String> KEYS = Set.of("host", "port", "maxJobSize");
+
+  public static ServerConfig defaults() {
+    return new ServerConfig(DEFAULT_HOST, DEFAULT_PORT, DEFAULT_MAX_JOB_SIZE);
+  }
+
+  /** Loopback, an ephemeral port, default limits. */
+  public static ServerConfig forTests() {
+    return new ServerConfig(DEFAULT_HOST, 0, DEFAULT_MAX_JOB_SIZE);
+  }
+
+  public ServerConfig withMaxJobSize(int bytes) {
+    return new ServerConfig(host, port, bytes);
+  }
+
+  /** The defaults as JSON, the lowest layer of the configuration. */
+  public JsonObject toJson() {
+    return new JsonObject().put("host", host).put("port", port).put("maxJobSize", maxJobSizeBytes);
+  }
+
+  /**
+   * Validates merged configuration; environment keys (already merged by vertx-config) win.
+   *
+   * @throws IllegalArgumentException with a one-line message naming the offending key
+   */
+  public static ServerConfig fromJson(JsonObject json) {
+    Map<String, Object> merged = new LinkedHashMap<>();
+    for (Map.Entry<String, Object> e : json) {
+      if (KEYS.contains(e.getKey())) {
+        merged.put(e.getKey(), e.getValue());
+      } else if (!ENVIRONMENT.containsKey(e.getKey()) && !isIgnorable(e.getKey())) {
+        throw new IllegalArgumentException("config: unknown key '" + e.getKey() + "'");
+      }
+    }
+    ENVIRONMENT.forEach((env, key) -> {
+      if (json.containsKey(env)) {
+        merged.put(key, json.getValue(env));
+      }
+    });
+    ServerConfig d = defaults();
+    String host = text(merged, "host", d.host());
+    int port = (int) number(merged, "port", d.port(), 0, 65_535);
+    int maxJobSize = (int) number(merged, "maxJobSize", d.maxJobSizeBytes(), 0, MAX_JOB_SIZE_LIMIT);
+    return new ServerConfig(host, port, maxJobSize);
+  }
+
+  /** Keys that vertx-config or the launcher may add and that are not ours to judge. */
+  private static boolean isIgnorable(String key) {
+    return key.startsWith("vertx") || key.startsWith("VERTX");
+  }
+
+  private static String text(Map<String, Object> json, String key, String fallback) {
+    Object v = json.get(key);
+    if (v == null) {
+      return fallback;
+    }
+    if (!(v instanceof String s) || s.isBlank()) {
+      throw new IllegalArgumentException("config: '" + key + "' must be a non-empty string, got " + v);
+    }
+    return s;
+  }
+
+  private static long number(Map<String, Object> json, String key, long fallback, long min, long max) {
+    Object v = json.get(key);
+    if (v == null) {
+      return fallback;
+    }
+    long n;
+    if (v instanceof Number num && num.doubleValue() == num.longValue()) {
+      n = num.longValue();
+    } else if (v instanceof String s && s.strip().matches("\\d{1,18}")) {
+      n = Long.parseLong(s.strip());
+    } else {
+      throw new IllegalArgumentException("config: '" + key + "' must be a whole number, got " + v);
+    }
+    if (n < min || n > max) {
+      throw new IllegalArgumentException("config: '" + key + "' must be between " + min + " and " + max + ", got " + n);
+    }
+    return n;
+  }
+}

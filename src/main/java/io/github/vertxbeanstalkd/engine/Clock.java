@@ -1,0 +1,13 @@
+package io.github.vertxbeanstalkd.engine;
+
+/** The engine's only source of time: monotonic nanoseconds since an arbitrary start. */
+@FunctionalInterface
+public interface Clock {
+  long nanos();
+
+  /** The JVM's monotonic clock, counted from the moment this clock was made. */
+  static Clock system() {
+    long start = System.nanoTime();
+    return () -> System.nanoTime() - start;
+  }
+}

@@ -1,0 +1,116 @@
+package io.github.vertxbeanstalkd.engine;
+
+import io.github.vertxbeanstalkd.bus.ConnectionRef;
+import io.github.vertxbeanstalkd.bus.EngineAddress;
+import io.github.vertxbeanstalkd.bus.EngineReply;
+import io.github.vertxbeanstalkd.bus.EngineRequest;
+import io.github.vertxbeanstalkd.protocol.Reply;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.EventBus;
+import io.vertx.core.eventbus.MessageConsumer;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one verticle that owns the {@link QueueEngine}: it feeds it requests from the event bus,
+ * sends its replies back, and keeps one Vert.x timer armed for the engine's next deadline.
+ */
+public final class QueueEngineVerticle extends VerticleBase {
+  private static final Logger log = LoggerFactory.getLogger(QueueEngineVerticle.class);
+
+  private final ServerInfo info;
+  private final long maxJobSizeBytes;
+  private QueueEngine engine;
+  private EventBus bus;
+  private MessageConsumer<EngineRequest> consumer;
+  private long timerId = -1;
+  private long timerDeadlineNanos = Long.MAX_VALUE;
+  private boolean isResumeScheduled;
+
+  public QueueEngineVerticle(ServerInfo info, long maxJobSizeBytes) {
+    this.info = info;
+    this.maxJobSizeBytes = maxJobSizeBytes;
+  }
+
+  @Override
+  public Future<?> start() {
+    bus = vertx.eventBus();
+    engine = new QueueEngine(Clock.system(), this::deliver, info, maxJobSizeBytes);
+    consumer = bus.localConsumer(EngineAddress.REQUESTS, msg -> handle(msg.body()));
+    return consumer.completion();
+  }
+
+  @Override
+  public Future<?> stop() {
+    return consumer.unregister();
+  }
+
+  private void handle(EngineRequest request) {
+    try {
+      if (request instanceof EngineRequest.Submit submit) {
+        Session s = engine.session(submit.connection());
+        if (s != null) {
+          engine.submit(s, submit.commands());
+        }
+      } else if (request instanceof EngineRequest.Open open) {
+        engine.open(open.connection());
+      } else if (request instanceof EngineRequest.Close close) {
+        Session s = engine.session(close.connection());
+        if (s != null) {
+          engine.close(s);
+        }
+      } else if (request instanceof EngineRequest.Drain) {
+        log.warn("entering drain mode: puts are refused from now on");
+        engine.enterDrainMode();
+      }
+    } catch (RuntimeException bug) {
+      log.error("engine failed on {}", request.getClass().getSimpleName(), bug);
+      if (request instanceof EngineRequest.Submit submit) {
+        // STYLE.md: protocol outcomes are replies; an exception is a bug, answered INTERNAL_ERROR.
+        bus.send(submit.connection().replyAddress(),
+            new EngineReply(submit.connection().localId(), List.of(Reply.Word.INTERNAL_ERROR), true));
+      }
+    }
+    afterWork();
+  }
+
+  private void deliver(Session s, List<Reply> replies, boolean isComplete) {
+    ConnectionRef ref = (ConnectionRef) s.key();
+    bus.send(ref.replyAddress(), new EngineReply(ref.localId(), replies, isComplete));
+  }
+
+  private void afterWork() {
+    if (engine.hasYieldedWork() && !isResumeScheduled) {
+      isResumeScheduled = true;
+      vertx.runOnContext(v -> {
+        isResumeScheduled = false;
+        engine.resumeYielded();
+        afterWork();
+      });
+    }
+    arm(engine.nextDeadlineNanos());
+  }
+
+  /** Keeps one timer armed at the engine's next deadline. */
+  private void arm(long deadlineNanos) {
+    if (deadlineNanos >= timerDeadlineNanos) {
+      return;
+    }
+    if (timerId >= 0) {
+      vertx.cancelTimer(timerId);
+    }
+    long waitNanos = deadlineNanos - engine.nowNanos();
+    // Round up: a timer that fires early would only re-arm itself.
+    long waitMillis = Math.max(1, (waitNanos + 999_999) / 1_000_000);
+    timerDeadlineNanos = deadlineNanos;
+    timerId = vertx.setTimer(waitMillis, id -> {
+      timerId = -1;
+      timerDeadlineNanos = Long.MAX_VALUE;
+      long next = engine.tick();
+      afterWork();
+      arm(next);
+    });
+  }
+}

@@ -1,0 +1,57 @@
+package io.github.vertxbeanstalkd.engine;
+
+import io.github.vertxbeanstalkd.protocol.Command;
+import io.github.vertxbeanstalkd.protocol.Reply;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The engine's view of one client connection: used tube, watch list, reserved jobs, a reserve it
+ * may be blocked in, the commands queued behind that reserve, and replies not yet delivered.
+ */
+public final class Session {
+  final Object key;
+  Tube used;
+  /** Watch list, in the reference's order (removal moves the last entry into the hole). */
+  final ArrayList<Tube> watched = new ArrayList<>(2);
+  final JobList reserved = new JobList();
+  boolean isProducer;
+  boolean isWorker;
+
+  /** Set while blocked in a reserve. */
+  boolean isWaiting;
+  /** When a blocked reserve times out; Long.MAX_VALUE for plain reserve. */
+  long waitTimeoutNanos;
+  /** When the engine must look at this waiting session again (timeout or DEADLINE_SOON margin). */
+  long wakeNanos;
+  int wakeHeapPosition = -1;
+
+  final ArrayDeque<Command> queued = new ArrayDeque<>();
+  List<Reply> outbox = new ArrayList<>(4);
+  boolean isDirty;
+  boolean isClosed;
+
+  Session(Object key) {
+    this.key = key;
+  }
+
+  /** The transport's immutable name for the connection; it also routes the replies back. */
+  public Object key() {
+    return key;
+  }
+
+  /** True when every submitted command has been answered. */
+  public boolean isIdle() {
+    return !isWaiting && queued.isEmpty();
+  }
+
+  /** The earliest TTR deadline among this session's reserved jobs, or Long.MAX_VALUE. */
+  long soonestDeadlineNanos() {
+    long soonest = Long.MAX_VALUE;
+    for (Job j = reserved.first(); j != null; j = j.next) {
+      soonest = Math.min(soonest, j.deadlineNanos);
+    }
+    return soonest;
+  }
+}

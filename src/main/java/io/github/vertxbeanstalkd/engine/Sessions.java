@@ -1,0 +1,105 @@
+package io.github.vertxbeanstalkd.engine;
+
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.Set;
+
+/** Every connection's session, the ones blocked in a reserve, and when each must be woken. */
+final class Sessions {
+  private final HashMap<Object, Session> byId = new HashMap<>();
+  private final LinkedHashSet<Tube> tubesWithWaiters = new LinkedHashSet<>();
+  private final IndexedHeap<Session> wakes = new IndexedHeap<>() {
+    boolean less(Session a, Session b) { return a.wakeNanos < b.wakeNanos; }
+    int positionOf(Session s) { return s.wakeHeapPosition; }
+    void setPosition(Session s, int p) { s.wakeHeapPosition = p; }
+  };
+  private int waitingCount;
+  private long totalConnections;
+
+  Session open(Object key) {
+    Session s = new Session(key);
+    Session old = byId.put(key, s);
+    if (old != null) {
+      byId.put(key, old);
+      throw new IllegalStateException("connection " + key + " is already open");
+    }
+    totalConnections++;
+    return s;
+  }
+
+  Session get(Object key) {
+    return byId.get(key);
+  }
+
+  void remove(Session s) {
+    byId.remove(s.key);
+  }
+
+  Collection<Session> all() {
+    return byId.values();
+  }
+
+  long totalConnections() {
+    return totalConnections;
+  }
+
+  int waitingCount() {
+    return waitingCount;
+  }
+
+  Set<Tube> tubesWithWaiters() {
+    return tubesWithWaiters;
+  }
+
+  void park(Session s, long timeoutNanos) {
+    s.isWaiting = true;
+    s.waitTimeoutNanos = timeoutNanos;
+    for (Tube t : s.watched) {
+      t.waiting.add(s);
+      tubesWithWaiters.add(t);
+    }
+    waitingCount++;
+  }
+
+  void unpark(Session s) {
+    s.isWaiting = false;
+    for (Tube t : s.watched) {
+      t.waiting.remove(s);
+      if (t.waiting.isEmpty()) {
+        tubesWithWaiters.remove(t);
+      }
+    }
+    if (s.wakeHeapPosition >= 0) {
+      wakes.remove(s);
+    }
+    waitingCount--;
+  }
+
+  void scheduleWake(Session s, long wakeNanos) {
+    if (wakeNanos == Long.MAX_VALUE) {
+      return;
+    }
+    s.wakeNanos = wakeNanos;
+    if (s.wakeHeapPosition >= 0) {
+      wakes.update(s);
+    } else {
+      wakes.add(s);
+    }
+  }
+
+  /** Removes and returns a session whose wake time has come, or null. */
+  Session dueWake(long nowNanos) {
+    Session s = wakes.peek();
+    if (s == null || s.wakeNanos > nowNanos) {
+      return null;
+    }
+    wakes.remove(s);
+    return s;
+  }
+
+  long nextWakeNanos() {
+    Session s = wakes.peek();
+    return s == null ? Long.MAX_VALUE : s.wakeNanos;
+  }
+}

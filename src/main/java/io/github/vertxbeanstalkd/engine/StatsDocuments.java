@@ -1,0 +1,126 @@
+package io.github.vertxbeanstalkd.engine;
+
+import io.github.vertxbeanstalkd.protocol.Counter;
+import io.github.vertxbeanstalkd.protocol.JobState;
+import io.github.vertxbeanstalkd.protocol.Reply;
+import io.github.vertxbeanstalkd.protocol.Yaml;
+import java.util.List;
+
+/** The YAML documents of stats, stats-job, stats-tube and the tube lists, keys in 1.12's order. */
+final class StatsDocuments {
+  /** 1.12 reports its default binlog size even without a binlog. */
+  static final long BINLOG_MAX_SIZE = 10_485_760;
+
+  private StatsDocuments() {}
+
+  static Reply job(Job j, long now) {
+    long timeLeft = 0;
+    if (j.state == JobState.DELAYED
+        || j.state == JobState.RESERVED) {
+      timeLeft = Math.max(0, j.deadlineNanos - now) / QueueEngine.SECOND;
+    }
+    return new Yaml()
+        .put("id", j.id)
+        .put("tube", j.tube.name)
+        .put("state", j.state.word())
+        .put("pri", Integer.toUnsignedLong(j.priority))
+        .put("age", (now - j.createdNanos) / QueueEngine.SECOND)
+        .put("delay", Integer.toUnsignedLong(j.delaySeconds))
+        .put("ttr", Integer.toUnsignedLong(j.ttrSeconds))
+        .put("time-left", timeLeft)
+        .put("file", 0)
+        .put("reserves", j.reserves)
+        .put("timeouts", j.timeouts)
+        .put("releases", j.releases)
+        .put("buries", j.buries)
+        .put("kicks", j.kicks)
+        .toReply();
+  }
+
+  static Reply tube(Tube t, long now) {
+    long pauseLeft = t.isPaused(now) ? (t.pauseEndNanos - now) / QueueEngine.SECOND : 0;
+    return new Yaml()
+        .put("name", t.name)
+        .put("current-jobs-urgent", t.urgentReadyCount)
+        .put("current-jobs-ready", t.ready.size())
+        .put("current-jobs-reserved", t.reservedCount)
+        .put("current-jobs-delayed", t.delayed.size())
+        .put("current-jobs-buried", t.buried.size())
+        .put("total-jobs", t.totalJobs)
+        .put("current-using", t.usingCount)
+        .put("current-watching", t.watchingCount)
+        .put("current-waiting", t.waiting.size())
+        .put("cmd-delete", t.deleteCount)
+        .put("cmd-pause-tube", t.pauseCount)
+        .put("pause", t.isPaused(now) ? t.pauseSeconds : 0)
+        .put("pause-time-left", pauseLeft)
+        .toReply();
+  }
+
+  static Reply server(QueueEngine e) {
+    long urgent = 0;
+    long ready = 0;
+    long reserved = 0;
+    long delayed = 0;
+    long buried = 0;
+    for (Tube t : e.tubes.inOrder()) {
+      urgent += t.urgentReadyCount;
+      ready += t.ready.size();
+      reserved += t.reservedCount;
+      delayed += t.delayed.size();
+      buried += t.buried.size();
+    }
+    long producers = 0;
+    long workers = 0;
+    for (Session s : e.sessions.all()) {
+      producers += s.isProducer ? 1 : 0;
+      workers += s.isWorker ? 1 : 0;
+    }
+    Yaml y = new Yaml()
+        .put("current-jobs-urgent", urgent)
+        .put("current-jobs-ready", ready)
+        .put("current-jobs-reserved", reserved)
+        .put("current-jobs-delayed", delayed)
+        .put("current-jobs-buried", buried);
+    for (Counter c : Counter.values()) {
+      if (c != Counter.NONE) {
+        y.put(c.statsKey(), e.counters[c.ordinal()]);
+      }
+    }
+    long[] cpu = ProcessCpu.micros();
+    ServerInfo info = e.info;
+    return y.put("job-timeouts", e.jobTimeouts)
+        .put("total-jobs", e.totalJobs)
+        .put("max-job-size", e.maxJobSizeBytes)
+        .put("current-tubes", e.tubes.size())
+        .put("current-connections", e.sessions.all().size())
+        .put("current-producers", producers)
+        .put("current-workers", workers)
+        .put("current-waiting", e.sessions.waitingCount())
+        .put("total-connections", e.sessions.totalConnections())
+        .put("pid", info.pid())
+        .put("version", '"' + info.version() + '"')
+        .put("rusage-utime", ProcessCpu.format(cpu[0]))
+        .put("rusage-stime", ProcessCpu.format(cpu[1]))
+        .put("uptime", (e.nowNanos() - e.startNanos) / QueueEngine.SECOND)
+        .put("binlog-oldest-index", 0)
+        .put("binlog-current-index", 0)
+        .put("binlog-records-migrated", 0)
+        .put("binlog-records-written", 0)
+        .put("binlog-max-size", BINLOG_MAX_SIZE)
+        .put("draining", e.isDraining() ? "true" : "false")
+        .put("id", info.id())
+        .put("hostname", info.hostname())
+        .put("os", info.os())
+        .put("platform", info.platform())
+        .toReply();
+  }
+
+  static Reply names(List<Tube> tubes) {
+    Yaml y = new Yaml();
+    for (Tube t : tubes) {
+      y.item(t.name);
+    }
+    return y.toReply();
+  }
+}

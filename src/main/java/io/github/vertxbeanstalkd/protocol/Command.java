@@ -1,0 +1,180 @@
+package io.github.vertxbeanstalkd.protocol;
+
+/**
+ * A parsed client command as an immutable value. Numbers that the protocol defines as unsigned
+ * 32-bit are kept in an {@code int} and read with {@link Integer#toUnsignedLong}; job ids are
+ * unsigned 64-bit in a {@code long}.
+ */
+public sealed interface Command extends ParsedLine {
+
+  /** Hands the command to the matching method of {@code handler}. */
+  <C, R> R dispatch(Handler<C, R> handler, C context);
+
+  /** One method per command: the engine implements it, so adding a command is one record here. */
+  interface Handler<C, R> {
+    R put(C c, Put cmd);
+    R jobTooBig(C c, JobTooBig cmd);
+    R use(C c, Use cmd);
+    R reserve(C c, Reserve cmd);
+    R reserveJob(C c, ReserveJob cmd);
+    R delete(C c, Delete cmd);
+    R release(C c, Release cmd);
+    R bury(C c, Bury cmd);
+    R touch(C c, Touch cmd);
+    R watch(C c, Watch cmd);
+    R ignore(C c, Ignore cmd);
+    R peek(C c, Peek cmd);
+    R peekState(C c, PeekState cmd);
+    R kick(C c, Kick cmd);
+    R kickJob(C c, KickJob cmd);
+    R statsJob(C c, StatsJob cmd);
+    R statsTube(C c, StatsTube cmd);
+    R stats(C c, Stats cmd);
+    R listTubes(C c, ListTubes cmd);
+    R listTubeUsed(C c, ListTubeUsed cmd);
+    R listTubesWatched(C c, ListTubesWatched cmd);
+    R pauseTube(C c, PauseTube cmd);
+    R quit(C c, Quit cmd);
+    R invalid(C c, Invalid cmd);
+  }
+
+  /** {@code put}: the body has been read; {@code hasCrlf} is false when its trailer was wrong. */
+  record Put(int priority, int delaySeconds, int ttrSeconds, byte[] body, boolean hasCrlf) implements Command {
+    public <C, R> R dispatch(Handler<C, R> h, C c) { return h.put(c, this); }
+  }
+
+  /** A {@code put} whose size exceeded max-job-size; its body was read and thrown away. */
+  record JobTooBig() implements Command {
+    public <C, R> R dispatch(Handler<C, R> h, C c) { return h.jobTooBig(c, this); }
+  }
+
+  record Use(String tube) implements Command {
+    public <C, R> R dispatch(Handler<C, R> h, C c) { return h.use(c, this); }
+  }
+
+  /**
+   * {@code reserve} ({@code timeoutSeconds} is -1) or {@code reserve-with-timeout} (an unsigned
+   * 32-bit number of seconds, widened to long).
+   */
+  record Reserve(long timeoutSeconds) implements Command {
+    public static final Reserve FOREVER = new Reserve(-1);
+
+    public boolean hasTimeout() {
+      return timeoutSeconds >= 0;
+    }
+
+    public <C, R> R dispatch(Handler<C, R> h, C c) { return h.reserve(c, this); }
+  }
+
+  record ReserveJob(long id) implements Command {
+    public <C, R> R dispatch(Handler<C, R> h, C c) { return h.reserveJob(c, this); }
+  }
+
+  record Delete(long id) implements Command {
+    public <C, R> R dispatch(Handler<C, R> h, C c) { return h.delete(c, this); }
+  }
+
+  record Release(long id, int priority, int delaySeconds) implements Command {
+    public <C, R> R dispatch(Handler<C, R> h, C c) { return h.release(c, this); }
+  }
+
+  record Bury(long id, int priority) implements Command {
+    public <C, R> R dispatch(Handler<C, R> h, C c) { return h.bury(c, this); }
+  }
+
+  record Touch(long id) implements Command {
+    public <C, R> R dispatch(Handler<C, R> h, C c) { return h.touch(c, this); }
+  }
+
+  record Watch(String tube) implements Command {
+    public <C, R> R dispatch(Handler<C, R> h, C c) { return h.watch(c, this); }
+  }
+
+  record Ignore(String tube) implements Command {
+    public <C, R> R dispatch(Handler<C, R> h, C c) { return h.ignore(c, this); }
+  }
+
+  record Peek(long id) implements Command {
+    public <C, R> R dispatch(Handler<C, R> h, C c) { return h.peek(c, this); }
+  }
+
+  /** {@code peek-ready}, {@code peek-delayed} or {@code peek-buried} on the used tube. */
+  record PeekState(JobState state) implements Command {
+    public static final PeekState READY = new PeekState(JobState.READY);
+    public static final PeekState DELAYED = new PeekState(JobState.DELAYED);
+    public static final PeekState BURIED = new PeekState(JobState.BURIED);
+
+    public <C, R> R dispatch(Handler<C, R> h, C c) { return h.peekState(c, this); }
+  }
+
+  /**
+   * {@code kick <bound>}: bound is an unsigned 32-bit count widened to long. A kick too large for
+   * one event-loop turn continues as a copy that carries its progress.
+   */
+  record Kick(long bound, long kickedSoFar, boolean isBuriedKick) implements Command {
+    public Kick(long bound) {
+      this(bound, 0, false);
+    }
+
+    public <C, R> R dispatch(Handler<C, R> h, C c) { return h.kick(c, this); }
+  }
+
+  record KickJob(long id) implements Command {
+    public <C, R> R dispatch(Handler<C, R> h, C c) { return h.kickJob(c, this); }
+  }
+
+  record StatsJob(long id) implements Command {
+    public <C, R> R dispatch(Handler<C, R> h, C c) { return h.statsJob(c, this); }
+  }
+
+  record StatsTube(String tube) implements Command {
+    public <C, R> R dispatch(Handler<C, R> h, C c) { return h.statsTube(c, this); }
+  }
+
+  record Stats() implements Command {
+    public static final Stats INSTANCE = new Stats();
+
+    public <C, R> R dispatch(Handler<C, R> h, C c) { return h.stats(c, this); }
+  }
+
+  record ListTubes() implements Command {
+    public static final ListTubes INSTANCE = new ListTubes();
+
+    public <C, R> R dispatch(Handler<C, R> h, C c) { return h.listTubes(c, this); }
+  }
+
+  record ListTubeUsed() implements Command {
+    public static final ListTubeUsed INSTANCE = new ListTubeUsed();
+
+    public <C, R> R dispatch(Handler<C, R> h, C c) { return h.listTubeUsed(c, this); }
+  }
+
+  record ListTubesWatched() implements Command {
+    public static final ListTubesWatched INSTANCE = new ListTubesWatched();
+
+    public <C, R> R dispatch(Handler<C, R> h, C c) { return h.listTubesWatched(c, this); }
+  }
+
+  /** {@code pause-tube <tube> <seconds>}: seconds is an unsigned 32-bit number widened to long. */
+  record PauseTube(String tube, long delaySeconds) implements Command {
+    public <C, R> R dispatch(Handler<C, R> h, C c) { return h.pauseTube(c, this); }
+  }
+
+  /** {@code quit}: no reply; the connection closes. */
+  record Quit() implements Command {
+    public static final Quit INSTANCE = new Quit();
+
+    public <C, R> R dispatch(Handler<C, R> h, C c) { return h.quit(c, this); }
+  }
+
+  /**
+   * A line the parser rejected. It still travels in order with the other commands so that its
+   * error reply keeps its place; {@code counter} is bumped first where 1.12 counts the line anyway.
+   */
+  record Invalid(Reply.Word reply, Counter counter) implements Command {
+    public static final Invalid BAD_FORMAT = new Invalid(Reply.Word.BAD_FORMAT, Counter.NONE);
+    public static final Invalid UNKNOWN_COMMAND = new Invalid(Reply.Word.UNKNOWN_COMMAND, Counter.NONE);
+
+    public <C, R> R dispatch(Handler<C, R> h, C c) { return h.invalid(c, this); }
+  }
+}

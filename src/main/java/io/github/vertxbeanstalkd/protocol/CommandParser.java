@@ -1,0 +1,251 @@
+package io.github.vertxbeanstalkd.protocol;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Turns one command line (without its CR LF) into a {@link ParsedLine}, with the word matching,
+ * argument rules and error precedence of beanstalkd 1.12 (BEHAVIOURS.md sections 1 to 4).
+ */
+public final class CommandParser {
+  /** BEHAVIOURS.md 1: the line buffer holds 224 bytes, CR LF included. */
+  public static final int MAX_LINE_BYTES = 224;
+  public static final int MAX_TUBE_NAME_BYTES = 200;
+  private static final long U32_MAX = 0xFFFF_FFFFL;
+
+  private final long maxJobSizeBytes;
+
+  public CommandParser(long maxJobSizeBytes) {
+    this.maxJobSizeBytes = maxJobSizeBytes;
+  }
+
+  public long maxJobSizeBytes() {
+    return maxJobSizeBytes;
+  }
+
+  /** Parses {@code length} bytes of {@code line}. */
+  public ParsedLine parse(byte[] line, int length) {
+    return parse(new String(line, 0, length, StandardCharsets.ISO_8859_1));
+  }
+
+  /** Parses a line given as ISO-8859-1 text, one char per byte. */
+  public ParsedLine parse(String line) {
+    if (line.length() > MAX_LINE_BYTES - 2 || line.indexOf('\0') >= 0) {
+      return Command.Invalid.BAD_FORMAT;
+    }
+    // protocol.txt: the server matches each command word including the space that follows words
+    // taking arguments; the order below is the reference's, so "reserve-job" without an id falls
+    // into "reserve" and fails its length check (BEHAVIOURS.md 2).
+    if (line.startsWith("put ")) {
+      return put(line);
+    } else if (line.startsWith("peek ")) {
+      return jobId(line, 5, Command.Peek::new);
+    } else if (line.startsWith("peek-ready")) {
+      return exact(line, "peek-ready", Command.PeekState.READY);
+    } else if (line.startsWith("peek-delayed")) {
+      return exact(line, "peek-delayed", Command.PeekState.DELAYED);
+    } else if (line.startsWith("peek-buried")) {
+      return exact(line, "peek-buried", Command.PeekState.BURIED);
+    } else if (line.startsWith("reserve-with-timeout ")) {
+      Args a = new Args(line, 21);
+      long seconds = a.u32();
+      return a.ok() && a.atEnd() ? new Command.Reserve(seconds) : Command.Invalid.BAD_FORMAT;
+    } else if (line.startsWith("reserve-job ")) {
+      return jobId(line, 12, Command.ReserveJob::new);
+    } else if (line.startsWith("reserve")) {
+      return exact(line, "reserve", Command.Reserve.FOREVER);
+    } else if (line.startsWith("delete ")) {
+      return jobId(line, 7, Command.Delete::new);
+    } else if (line.startsWith("release ")) {
+      Args a = new Args(line, 8);
+      long id = a.u64();
+      long pri = a.u32();
+      long delay = a.u32();
+      return a.ok() && a.atEnd() ? new Command.Release(id, (int) pri, (int) delay) : Command.Invalid.BAD_FORMAT;
+    } else if (line.startsWith("bury ")) {
+      Args a = new Args(line, 5);
+      long id = a.u64();
+      long pri = a.u32();
+      return a.ok() && a.atEnd() ? new Command.Bury(id, (int) pri) : Command.Invalid.BAD_FORMAT;
+    } else if (line.startsWith("kick ")) {
+      Args a = new Args(line, 5);
+      long bound = a.u32();
+      return a.ok() && a.atEnd() ? new Command.Kick(bound) : Command.Invalid.BAD_FORMAT;
+    } else if (line.startsWith("kick-job ")) {
+      return jobId(line, 9, Command.KickJob::new);
+    } else if (line.startsWith("touch ")) {
+      return jobId(line, 6, Command.Touch::new);
+    } else if (line.startsWith("stats-job ")) {
+      return jobId(line, 10, Command.StatsJob::new);
+    } else if (line.startsWith("stats-tube ")) {
+      String name = line.substring(11);
+      return isValidTubeName(name) ? new Command.StatsTube(name) : Command.Invalid.BAD_FORMAT;
+    } else if (line.startsWith("stats")) {
+      return exact(line, "stats", Command.Stats.INSTANCE);
+    } else if (line.startsWith("use ")) {
+      String name = line.substring(4);
+      return isValidTubeName(name) ? new Command.Use(name) : Command.Invalid.BAD_FORMAT;
+    } else if (line.startsWith("watch ")) {
+      String name = line.substring(6);
+      return isValidTubeName(name) ? new Command.Watch(name) : Command.Invalid.BAD_FORMAT;
+    } else if (line.startsWith("ignore ")) {
+      String name = line.substring(7);
+      return isValidTubeName(name) ? new Command.Ignore(name) : Command.Invalid.BAD_FORMAT;
+    } else if (line.startsWith("list-tubes-watched")) {
+      return exact(line, "list-tubes-watched", Command.ListTubesWatched.INSTANCE);
+    } else if (line.startsWith("list-tube-used")) {
+      return exact(line, "list-tube-used", Command.ListTubeUsed.INSTANCE);
+    } else if (line.startsWith("list-tubes")) {
+      return exact(line, "list-tubes", Command.ListTubes.INSTANCE);
+    } else if (line.startsWith("quit")) {
+      // BEHAVIOURS.md 2 (quirk kept): any line starting with "quit" closes the connection.
+      return Command.Quit.INSTANCE;
+    } else if (line.startsWith("pause-tube")) {
+      return pauseTube(line);
+    }
+    return Command.Invalid.UNKNOWN_COMMAND;
+  }
+
+  private ParsedLine put(String line) {
+    Args a = new Args(line, 4);
+    long pri = a.u32();
+    long delay = a.u32();
+    long ttr = a.u32();
+    long bytes = a.u32();
+    if (!a.ok()) {
+      return Command.Invalid.BAD_FORMAT;
+    }
+    // BEHAVIOURS.md 4: the size check comes before the trailing-text check.
+    if (bytes > maxJobSizeBytes) {
+      return new PutHeader((int) pri, (int) delay, (int) ttr, bytes);
+    }
+    if (!a.atEnd()) {
+      return Command.Invalid.BAD_FORMAT;
+    }
+    return new PutHeader((int) pri, (int) delay, (int) ttr, bytes);
+  }
+
+  private static ParsedLine pauseTube(String line) {
+    // BEHAVIOURS.md 10 (quirk kept): cmd-pause-tube is counted before the name is checked, and
+    // spaces before the name are skipped, none required.
+    Command.Invalid badFormat = new Command.Invalid(Reply.Word.BAD_FORMAT, Counter.PAUSE_TUBE);
+    int start = "pause-tube".length();
+    while (start < line.length() && line.charAt(start) == ' ') {
+      start++;
+    }
+    int end = start;
+    while (end < line.length() && isNameChar(line.charAt(end))) {
+      end++;
+    }
+    String name = line.substring(start, end);
+    Args a = new Args(line, end);
+    long seconds = a.u32();
+    if (!a.ok() || !a.atEnd() || !isValidTubeName(name)) {
+      return badFormat;
+    }
+    return new Command.PauseTube(name, seconds);
+  }
+
+  private interface IdCommand {
+    Command of(long id);
+  }
+
+  private static ParsedLine jobId(String line, int start, IdCommand make) {
+    Args a = new Args(line, start);
+    long id = a.u64();
+    return a.ok() && a.atEnd() ? make.of(id) : Command.Invalid.BAD_FORMAT;
+  }
+
+  private static ParsedLine exact(String line, String word, Command command) {
+    return line.length() == word.length() ? command : Command.Invalid.BAD_FORMAT;
+  }
+
+  /** protocol.txt: letters, digits and {@code - + / ; . $ _ ( )}; never starting with a hyphen. */
+  public static boolean isValidTubeName(String name) {
+    int n = name.length();
+    if (n == 0 || n > MAX_TUBE_NAME_BYTES || name.charAt(0) == '-') {
+      return false;
+    }
+    for (int i = 0; i < n; i++) {
+      if (!isNameChar(name.charAt(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean isNameChar(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+        || c == '-' || c == '+' || c == '/' || c == ';' || c == '.' || c == '$' || c == '_'
+        || c == '(' || c == ')';
+  }
+
+  /** Reads numbers the way 1.12's read_u32/read_u64 do: spaces skipped, then digits only. */
+  private static final class Args {
+    private final String line;
+    private int pos;
+    private boolean ok = true;
+
+    Args(String line, int pos) {
+      this.line = line;
+      this.pos = pos;
+    }
+
+    boolean ok() {
+      return ok;
+    }
+
+    boolean atEnd() {
+      return pos == line.length();
+    }
+
+    long u32() {
+      String digits = digits();
+      if (digits == null || digits.length() > 10) {
+        ok = false;
+        return 0;
+      }
+      long value = Long.parseLong(digits);
+      if (value > U32_MAX) {
+        ok = false;
+        return 0;
+      }
+      return value;
+    }
+
+    long u64() {
+      String digits = digits();
+      if (digits == null || digits.length() > 20) {
+        ok = false;
+        return 0;
+      }
+      try {
+        return Long.parseUnsignedLong(digits);
+      } catch (NumberFormatException tooBig) {
+        ok = false;
+        return 0;
+      }
+    }
+
+    private String digits() {
+      if (!ok) {
+        return null;
+      }
+      while (pos < line.length() && line.charAt(pos) == ' ') {
+        pos++;
+      }
+      int start = pos;
+      while (pos < line.length() && line.charAt(pos) >= '0' && line.charAt(pos) <= '9') {
+        pos++;
+      }
+      if (pos == start) {
+        return null;
+      }
+      // Leading zeros are accepted; strip them so the length checks above stay exact.
+      int first = start;
+      while (first < pos - 1 && line.charAt(first) == '0') {
+        first++;
+      }
+      return line.substring(first, pos);
+    }
+  }
+}

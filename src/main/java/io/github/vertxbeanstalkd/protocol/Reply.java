@@ -1,0 +1,62 @@
+package io.github.vertxbeanstalkd.protocol;
+
+import java.nio.charset.StandardCharsets;
+
+/** A protocol reply as an immutable value; {@link ReplyEncoder} turns it into bytes. */
+public sealed interface Reply {
+
+  /** A reply that is one fixed word, such as {@code DELETED} or {@code NOT_FOUND}. */
+  enum Word implements Reply {
+    OUT_OF_MEMORY, INTERNAL_ERROR, BAD_FORMAT, UNKNOWN_COMMAND,
+    EXPECTED_CRLF, JOB_TOO_BIG, DRAINING,
+    DELETED, RELEASED, BURIED, TOUCHED, KICKED, PAUSED,
+    NOT_FOUND, NOT_IGNORED, TIMED_OUT, DEADLINE_SOON;
+
+    private final byte[] line = (name() + "\r\n").getBytes(StandardCharsets.US_ASCII);
+
+    /** The reply line, CR LF included. */
+    public byte[] line() {
+      return line;
+    }
+  }
+
+  /** {@code INSERTED <id>}, {@code BURIED <id>}, {@code WATCHING <count>}, {@code KICKED <count>}. */
+  record Number(String word, long value) implements Reply {
+    public static Number inserted(long id) {
+      return new Number("INSERTED", id);
+    }
+
+    public static Number buried(long id) {
+      return new Number("BURIED", id);
+    }
+
+    public static Number watching(long count) {
+      return new Number("WATCHING", count);
+    }
+
+    public static Number kicked(long count) {
+      return new Number("KICKED", count);
+    }
+  }
+
+  /** {@code USING <tube>}. */
+  record Using(String tube) implements Reply {}
+
+  /** {@code RESERVED <id> <bytes>} or {@code FOUND <id> <bytes>}, then the body. */
+  record JobBody(String word, long id, byte[] body) implements Reply {
+    public static JobBody reserved(long id, byte[] body) {
+      return new JobBody("RESERVED", id, body);
+    }
+
+    public static JobBody found(long id, byte[] body) {
+      return new JobBody("FOUND", id, body);
+    }
+  }
+
+  /** {@code OK <bytes>} followed by a YAML document. */
+  record Document(byte[] yaml) implements Reply {
+    public static Document of(String yaml) {
+      return new Document(yaml.getBytes(StandardCharsets.ISO_8859_1));
+    }
+  }
+}
