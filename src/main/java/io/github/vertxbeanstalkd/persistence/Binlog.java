@@ -4,9 +4,7 @@ import io.github.vertxbeanstalkd.persistence.BinlogRecord.Delete;
 import io.github.vertxbeanstalkd.persistence.BinlogRecord.HighWater;
 import io.github.vertxbeanstalkd.persistence.BinlogRecord.JobSnapshot;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
-import java.nio.file.StandardOpenOption;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,7 +24,8 @@ public final class Binlog {
   private static final Logger log = LoggerFactory.getLogger(Binlog.class);
   private static final long[] NONE = new long[0];
   /** Header plus the high-water record every segment starts with. */
-  private static final long SEGMENT_START_BYTES = SegmentFile.HEADER_BYTES + RecordCodec.frameBytes(new HighWater(1));
+  private static final long SEGMENT_START_BYTES =
+      SegmentFile.HEADER_BYTES + RecordCodec.frameBytes(new HighWater(1));
   static final long MAX_RESERVE_BYTES = 1024 * 1024;
   static final long DISK_FULL_RETRY_MILLIS = 1000;
 
@@ -41,7 +40,6 @@ public final class Binlog {
   }
 
   private final long segmentSizeBytes;
-  private final Executor engineThread;
   private final BinlogListener listener;
   private final LogWriter writer;
   private final Thread writerThread;
@@ -62,7 +60,6 @@ public final class Binlog {
   private Binlog(BinlogConfig config, Executor engineThread, BinlogListener listener, LogFiles files,
       DirectoryLock lock, long reserveBytes, long retryMillis) {
     this.segmentSizeBytes = config.segmentSizeBytes();
-    this.engineThread = engineThread;
     this.listener = listener;
     this.lock = lock;
     this.reserveBytes = reserveBytes;
@@ -72,8 +69,9 @@ public final class Binlog {
       recovered = RecoveredLog.empty();
       return;
     }
-    writer = new LogWriter(files, config.dir(), config.fsync(), new SpaceReserve(files, config.dir(), reserveBytes),
-        reserveBytes + segmentSizeBytes, retryMillis, new Reports());
+    SpaceReserve reserve = new SpaceReserve(files, config.dir(), reserveBytes);
+    writer = new LogWriter(files, config.dir(), config.fsync(), reserve, reserveBytes + segmentSizeBytes,
+        retryMillis, new EngineThreadReports(this, engineThread));
     writerThread = new Thread(writer, "binlog-writer");
     writerThread.setDaemon(true);
   }
@@ -87,11 +85,13 @@ public final class Binlog {
    * Locks the directory, replays it (see {@link #takeRecovered()}) and starts the writer. Blocks
    * while it reads the log: call it off the event loop.
    *
-   * @param engineThread runs a task on the engine thread, e.g. {@code t -> context.runOnContext(v -> t.run())}
+   * @param engineThread runs a task on the engine thread, for example
+   *     {@code t -> context.runOnContext(v -> t.run())}
    * @throws BinlogDamageException when the log is damaged and recovery was not asked for
    * @throws IOException when the directory is locked by another server or cannot be read
    */
-  public static Binlog open(BinlogConfig config, Executor engineThread, BinlogListener listener) throws IOException {
+  public static Binlog open(BinlogConfig config, Executor engineThread, BinlogListener listener)
+      throws IOException {
     if (!config.isEnabled()) {
       return inMemory(config);
     }
@@ -105,7 +105,9 @@ public final class Binlog {
     DirectoryLock lock = DirectoryLock.acquire(config.dir());
     try {
       RecoveredLog recovered = Replay.read(config.dir(), config.isRecoverRequested());
-      cutTornTail(recovered.tornTail());
+      if (recovered.tornTail() != null) {
+        recovered.tornTail().cut();
+      }
       Binlog b = new Binlog(config, engineThread, listener, files, lock, reserveBytes, retryMillis);
       b.start(recovered);
       return b;
@@ -115,26 +117,10 @@ public final class Binlog {
     }
   }
 
-  private static void cutTornTail(RecoveredLog.TornTail torn) throws IOException {
-    if (torn == null) {
-      return;
-    }
-    log.warn("binlog: {}: dropping a torn record at offset {} ({} bytes): the server stopped while "
-        + "writing it", torn.file(), torn.offset(), torn.bytesDropped());
-    if (torn.offset() < SegmentFile.HEADER_BYTES) {
-      Files.delete(torn.file());
-      return;
-    }
-    try (FileChannel f = FileChannel.open(torn.file(), StandardOpenOption.WRITE)) {
-      f.truncate(torn.offset());
-      f.force(true);
-    }
-  }
-
-  private void start(RecoveredLog log) {
-    recovered = log;
+  private void start(RecoveredLog found) {
+    recovered = found;
     long index = 0;
-    for (RecoveredLog.Segment s : log.segments()) {
+    for (RecoveredLog.Segment s : found.segments()) {
       // A hole (skipped in recover mode) gets an empty stand-in so indexes stay consecutive.
       while (index > 0 && ++index < s.index()) {
         ledger.open(index, 0);
@@ -142,13 +128,13 @@ public final class Binlog {
       ledger.open(s.index(), s.bytes());
       index = s.index();
     }
-    for (int i = 0; i < log.jobs().size(); i++) {
-      ledger.restore(log.jobs().get(i).id(), log.baseSegment(i), log.baseFrameBytes(i));
+    for (int i = 0; i < found.jobs().size(); i++) {
+      ledger.restore(found.jobs().get(i).id(), found.baseSegment(i), found.baseFrameBytes(i));
     }
-    nextJobIdFloor = log.nextJobId();
-    long first = log.tornTail() != null && log.tornTail().offset() < SegmentFile.HEADER_BYTES
-        ? SegmentFile.indexOf(log.tornTail().file()) : index + 1;
-    if (log.damagedRegionsSkipped() > 0) {
+    nextJobIdFloor = found.nextJobId();
+    long first = found.tornTail() != null && found.tornTail().offset() < SegmentFile.HEADER_BYTES
+        ? SegmentFile.indexOf(found.tornTail().file()) : index + 1;
+    if (found.damagedRegionsSkipped() > 0) {
       migrateAllBelow = first;
     }
     writerThread.start();
@@ -174,7 +160,8 @@ public final class Binlog {
       return 0;
     }
     if (health == Health.FAILED || isClosed) {
-      throw new IllegalStateException("binlog: " + (isClosed ? "closed" : "failed") + ", nothing can be written");
+      throw new IllegalStateException(
+          "binlog: " + (isClosed ? "closed" : "failed") + ", nothing can be written");
     }
     int frameBytes = RecordCodec.frameBytes(r);
     SegmentLedger.Segment current = ledger.current();
@@ -295,44 +282,26 @@ public final class Binlog {
     }
   }
 
-  /** Carries the writer's news to the engine thread, where all state of this class lives. */
-  private final class Reports implements WriterReports {
-    @Override
-    public void written(long sequence) {
-      engineThread.execute(() -> {
-        if (sequence > durableSequence) {
-          durableSequence = sequence;
-          listener.onDurable(sequence);
-        }
-      });
+  /** The writer's news, on the engine thread. */
+  void onWritten(long sequence) {
+    if (sequence > durableSequence) {
+      durableSequence = sequence;
+      listener.onDurable(sequence);
     }
+  }
 
-    @Override
-    public void diskFull() {
-      engineThread.execute(() -> changeHealth(Health.WRITING, Health.DISK_FULL));
+  void onHealth(Health from, Health to) {
+    if (health == from) {
+      health = to;
+      listener.onHealthChanged(to);
     }
+  }
 
-    @Override
-    public void spaceAvailable() {
-      engineThread.execute(() -> changeHealth(Health.DISK_FULL, Health.WRITING));
-    }
-
-    @Override
-    public void failed(Throwable cause) {
-      engineThread.execute(() -> {
-        if (health != Health.FAILED) {
-          health = Health.FAILED;
-          listener.onHealthChanged(health);
-          listener.onFailure(cause);
-        }
-      });
-    }
-
-    private void changeHealth(Health from, Health to) {
-      if (health == from) {
-        health = to;
-        listener.onHealthChanged(to);
-      }
+  void onFailed(Throwable cause) {
+    if (health != Health.FAILED) {
+      health = Health.FAILED;
+      listener.onHealthChanged(health);
+      listener.onFailure(cause);
     }
   }
 }

@@ -3,6 +3,7 @@ package io.github.vertxbeanstalkd.persistence;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -10,17 +11,27 @@ import java.util.Set;
  * segment size, and whether a damaged log may be started by skipping what cannot be read.
  *
  * <p>Read from flat keys ({@code "binlog.dir": "/var/lib/beanstalkd"}) or from a nested object
- * ({@code "binlog": {"dir": ...}}); a flat key wins over the nested one.
+ * ({@code "binlog": {"dir": ...}}); a flat key wins over the nested one, and an environment variable
+ * of {@link #ENVIRONMENT} (merged into the same JSON by vertx-config) over both.
  */
 public record BinlogConfig(Path dir, FsyncPolicy fsync, long segmentSizeBytes, boolean isRecoverRequested) {
   /** BEHAVIOURS.md: beanstalkd's {@code -s} default, 10 MiB. */
   public static final long DEFAULT_SEGMENT_SIZE = 10L * 1024 * 1024;
+  /** BEHAVIOURS.md: beanstalkd's {@code -f} default, 50 ms. */
+  public static final FsyncPolicy DEFAULT_FSYNC =
+      new FsyncPolicy.Interval(FsyncPolicy.DEFAULT_INTERVAL_MILLIS);
   /** Below this a segment holds too few records to be worth a file. */
   public static final long MIN_SEGMENT_SIZE = 4096;
   public static final long MAX_SEGMENT_SIZE = 1L << 30;
   /** The keys this record reads, for the server config's unknown-key check. */
   public static final Set<String> KEYS =
       Set.of("binlog", "binlog.dir", "binlog.fsync", "binlog.segmentSize", "binlog.recover");
+  /** Environment variable to config key; the environment wins over the file, as in ServerConfig. */
+  public static final Map<String, String> ENVIRONMENT = Map.of(
+      "BEANSTALKD_BINLOG_DIR", "binlog.dir",
+      "BEANSTALKD_BINLOG_FSYNC", "binlog.fsync",
+      "BEANSTALKD_BINLOG_SEGMENT_SIZE", "binlog.segmentSize",
+      "BEANSTALKD_BINLOG_RECOVER", "binlog.recover");
 
   public BinlogConfig {
     if (fsync == null) {
@@ -34,8 +45,7 @@ public record BinlogConfig(Path dir, FsyncPolicy fsync, long segmentSizeBytes, b
 
   /** No binlog: jobs live in memory only. */
   public static BinlogConfig inMemory() {
-    return new BinlogConfig(null, new FsyncPolicy.Interval(FsyncPolicy.DEFAULT_INTERVAL_MILLIS),
-        DEFAULT_SEGMENT_SIZE, false);
+    return new BinlogConfig(null, DEFAULT_FSYNC, DEFAULT_SEGMENT_SIZE, false);
   }
 
   public boolean isEnabled() {
@@ -68,12 +78,17 @@ public record BinlogConfig(Path dir, FsyncPolicy fsync, long segmentSizeBytes, b
     Object recover = value(json, nested, "recover");
     return new BinlogConfig(
         dir == null ? null : path(dir),
-        fsync == null ? new FsyncPolicy.Interval(FsyncPolicy.DEFAULT_INTERVAL_MILLIS) : FsyncPolicy.parse(fsync),
+        fsync == null ? DEFAULT_FSYNC : FsyncPolicy.parse(fsync),
         size == null ? DEFAULT_SEGMENT_SIZE : wholeNumber(size),
         recover != null && flag(recover));
   }
 
   private static Object value(JsonObject json, JsonObject nested, String key) {
+    for (Map.Entry<String, String> e : ENVIRONMENT.entrySet()) {
+      if (e.getValue().equals("binlog." + key) && json.getValue(e.getKey()) != null) {
+        return json.getValue(e.getKey());
+      }
+    }
     Object flat = json.getValue("binlog." + key);
     return flat != null ? flat : nested.getValue(key);
   }

@@ -12,6 +12,9 @@ public interface BinlogListener {
    */
   void onFailure(Throwable cause);
 
-  /** The disk filled up ({@link Binlog.Health#DISK_FULL}) or has room again ({@link Binlog.Health#WRITING}). */
+  /**
+   * The disk filled up ({@link Binlog.Health#DISK_FULL}),
+   * or has room again ({@link Binlog.Health#WRITING}).
+   */
   default void onHealthChanged(Binlog.Health health) {}
 }

@@ -55,8 +55,10 @@ public sealed interface BinlogRecord {
     public String toString() {
       return "JobSnapshot[id=" + id + ", tube=" + tube + ", state=" + state + ", priority="
           + Integer.toUnsignedString(priority) + ", delaySeconds=" + Integer.toUnsignedString(delaySeconds)
-          + ", readyAtEpochMillis=" + readyAtEpochMillis + ", ttrSeconds=" + Integer.toUnsignedString(ttrSeconds)
-          + ", createdEpochMillis=" + createdEpochMillis + ", " + counters + ", body=" + body.length + " bytes]";
+          + ", readyAtEpochMillis=" + readyAtEpochMillis
+          + ", ttrSeconds=" + Integer.toUnsignedString(ttrSeconds)
+          + ", createdEpochMillis=" + createdEpochMillis + ", " + counters
+          + ", body=" + body.length + " bytes]";
     }
   }
 

@@ -43,7 +43,8 @@ final class DirectoryLock implements AutoCloseable {
     }
     // For people looking at the directory: which process holds it.
     channel.truncate(0);
-    channel.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)));
+    byte[] pid = (ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII);
+    channel.write(ByteBuffer.wrap(pid));
     return new DirectoryLock(channel, lock);
   }
 

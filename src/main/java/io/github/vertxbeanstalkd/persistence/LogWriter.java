@@ -211,13 +211,16 @@ final class LogWriter implements Runnable {
     closeCurrent();
     Path file = SegmentFile.path(dir, index);
     while (current == null) {
-      LogFiles.LogFile f = files.create(file);
+      LogFiles.LogFile f = null;
       try {
+        f = files.create(file);
         f.write(new ByteBuffer[] {SegmentFile.header(index)});
         current = f;
       } catch (IOException e) {
-        f.close();
-        files.delete(file);
+        if (f != null) {
+          f.close();
+          files.delete(file);
+        }
         if (!SpaceReserve.isNoSpace(e)) {
           throw e;
         }

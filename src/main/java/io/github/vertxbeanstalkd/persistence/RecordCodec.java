@@ -27,7 +27,7 @@ final class RecordCodec {
   static final byte KICK = 6;
   static final byte RESERVE = 7;
   private static final int COUNTERS_BYTES = 5 * 4;
-  /** Type plus the fixed part of a job payload: id, state, pri, delay, ttr, readyAt, created, counters, lengths. */
+  /** Type plus the fixed part of a job: id, state, pri, delay, ttr, readyAt, created, counters, lengths. */
   static final int JOB_FIXED_BYTES = 1 + 8 + 1 + 4 + 4 + 4 + 8 + 8 + COUNTERS_BYTES + 1 + 4;
   /** Bodies are at most 1 GiB (ServerConfig.MAX_JOB_SIZE_LIMIT); tube names at most 255 bytes. */
   static final int MAX_LENGTH = JOB_FIXED_BYTES + 255 + (1 << 30);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class BinlogConfigTest {
@@ -32,7 +33,17 @@ class BinlogConfigTest {
     JsonObject json = new JsonObject()
         .put("binlog", new JsonObject().put("dir", "/a").put("fsync", "never").put("segmentSize", "8192"))
         .put("binlog.dir", "/b");
-    assertEquals(new BinlogConfig(Path.of("/b"), new FsyncPolicy.Never(), 8192, false), BinlogConfig.fromJson(json));
+    assertEquals(new BinlogConfig(Path.of("/b"), new FsyncPolicy.Never(), 8192, false),
+        BinlogConfig.fromJson(json));
+  }
+
+  @Test
+  void environmentVariablesWinOverTheFile() {
+    JsonObject json = new JsonObject().put("binlog.dir", "/file").put("binlog.fsync", "always")
+        .put("BEANSTALKD_BINLOG_DIR", "/env").put("BEANSTALKD_BINLOG_FSYNC", "250")
+        .put("BEANSTALKD_BINLOG_SEGMENT_SIZE", "65536").put("BEANSTALKD_BINLOG_RECOVER", "true");
+    assertEquals(new BinlogConfig(Path.of("/env"), new FsyncPolicy.Interval(250), 65536, true),
+        BinlogConfig.fromJson(json));
   }
 
   @Test
@@ -64,7 +75,7 @@ class BinlogConfigTest {
 
   @Test
   void keysListsEveryKeyForTheServerConfigCheck() {
-    assertTrue(BinlogConfig.KEYS.containsAll(java.util.List.of("binlog.dir", "binlog.fsync", "binlog.segmentSize")));
+    assertTrue(BinlogConfig.KEYS.containsAll(List.of("binlog.dir", "binlog.fsync", "binlog.segmentSize")));
   }
 
   private static void assertMessage(String message, JsonObject json) {

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.vertxbeanstalkd.persistence.BinlogRecord.JobSnapshot;
 import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -92,11 +93,12 @@ class DamageTest {
   }
 
   @Test
-  void aFlippedByteAnywhereRefusesStartNamingFileAndOffsetOrWithRecoverIsSkippedAndCounted() throws IOException {
+  void aFlippedByteAnywhereRefusesStartNamingFileAndOffsetOrWithRecoverIsSkippedAndCounted()
+      throws IOException {
     List<JobSnapshot> jobs = writeJobs(20);
     List<Path> files = SegmentFile.list(dir);
     // Thousands of recover-mode warnings would drown the build output.
-    ch.qos.logback.classic.Logger replayLog = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Replay.class);
+    Logger replayLog = (Logger) LoggerFactory.getLogger(Replay.class);
     replayLog.setLevel(Level.ERROR);
     try {
       flipEveryByte(jobs, files);
@@ -125,7 +127,8 @@ class DamageTest {
           // FORMAT.md: a length field pointing past the end of the file reads as a torn write.
           assertTrue(i < frame + 4, where);
         } else {
-          BinlogDamageException e = assertThrows(BinlogDamageException.class, () -> Replay.read(dir, false), where);
+          BinlogDamageException e =
+              assertThrows(BinlogDamageException.class, () -> Replay.read(dir, false), where);
           assertEquals(file, e.file(), where);
           assertEquals(frame, e.offset(), where);
           assertTrue(e.getMessage().contains(file + " at offset " + frame), e.getMessage());

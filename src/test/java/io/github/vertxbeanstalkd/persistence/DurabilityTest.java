@@ -55,7 +55,8 @@ class DurabilityTest {
       log.engine.runUntil(() -> log.disk.segmentBytesForced.get() == log.disk.segmentBytesWritten.get(),
           LogHarness.TIMEOUT_MILLIS);
       long delayMillis = TimeUnit.NANOSECONDS.toMillis(log.disk.lastForceNanos - log.disk.lastWriteNanos);
-      assertTrue(delayMillis >= intervalMillis - 50, "fsync came " + delayMillis + " ms after the write: not batched");
+      assertTrue(delayMillis >= intervalMillis - 50,
+          "fsync came " + delayMillis + " ms after the write: not batched");
       assertTrue(delayMillis <= intervalMillis + 1000, "fsync came " + delayMillis + " ms after the write");
       assertEquals(2, log.disk.forces.get());
     }

@@ -15,7 +15,8 @@ final class LogHarness implements AutoCloseable {
   final FakeDisk disk;
   final Binlog binlog;
 
-  private LogHarness(Path dir, EngineThread engine, RecordingListener listener, FakeDisk disk, Binlog binlog) {
+  private LogHarness(Path dir, EngineThread engine, RecordingListener listener, FakeDisk disk,
+      Binlog binlog) {
     this.dir = dir;
     this.engine = engine;
     this.listener = listener;

@@ -36,32 +36,36 @@ final class ModelEngine {
 
   long put(String tube, int priority, int bodyBytes) {
     long id = nextId++;
-    byte[] body = ("job " + id + " ").repeat(bodyBytes / 6 + 1).substring(0, bodyBytes).getBytes(StandardCharsets.US_ASCII);
-    change(new JobSnapshot(id, tube, SnapshotState.READY, priority, 0, 0, 60, T0 + id, JobCounters.ZERO, body));
+    String text = ("job " + id + " ").repeat(bodyBytes / 6 + 1).substring(0, bodyBytes);
+    byte[] body = text.getBytes(StandardCharsets.US_ASCII);
+    change(new JobSnapshot(id, tube, SnapshotState.READY, priority, 0, 0, 60, T0 + id, JobCounters.ZERO,
+        body));
     return id;
   }
 
   void release(long id, int priority, int delaySeconds) {
-    JobSnapshot j = jobs.get(id);
-    JobCounters c = j.counters();
-    JobCounters after = new JobCounters(c.reserves() + 1, c.timeouts(), c.releases() + 1, c.buries(), c.kicks());
+    JobCounters after = counted(id, 1, 1, 0, 0);
     long readyAt = delaySeconds == 0 ? 0 : T0 + 1000L * delaySeconds;
     change(new Release(id, priority, delaySeconds, readyAt, after));
   }
 
   void bury(long id, int priority) {
-    JobCounters c = jobs.get(id).counters();
-    change(new Bury(id, priority, new JobCounters(c.reserves() + 1, c.timeouts(), c.releases(), c.buries() + 1, c.kicks())));
+    change(new Bury(id, priority, counted(id, 1, 0, 1, 0)));
   }
 
   void kick(long id) {
-    JobCounters c = jobs.get(id).counters();
-    change(new Kick(id, new JobCounters(c.reserves(), c.timeouts(), c.releases(), c.buries(), c.kicks() + 1)));
+    change(new Kick(id, counted(id, 0, 0, 0, 1)));
   }
 
   void reserve(long id) {
+    change(new Reserve(id, counted(id, 1, 0, 0, 0)));
+  }
+
+  /** The job's counters plus the given increments. */
+  private JobCounters counted(long id, int reserves, int releases, int buries, int kicks) {
     JobCounters c = jobs.get(id).counters();
-    change(new Reserve(id, new JobCounters(c.reserves() + 1, c.timeouts(), c.releases(), c.buries(), c.kicks())));
+    return new JobCounters(c.reserves() + reserves, c.timeouts(), c.releases() + releases,
+        c.buries() + buries, c.kicks() + kicks);
   }
 
   void delete(long id) {
@@ -79,7 +83,8 @@ final class ModelEngine {
       }
     }
     long bound = 2 * log.binlog.liveBytes() + 2 * segmentSizeBytes;
-    assertTrue(log.binlog.diskBytes() <= bound, "log of " + log.binlog.diskBytes() + " bytes, bound " + bound);
+    long diskBytes = log.binlog.diskBytes();
+    assertTrue(diskBytes <= bound, "log of " + diskBytes + " bytes, bound " + bound);
   }
 
   private void apply(BinlogRecord r) {
@@ -89,8 +94,9 @@ final class ModelEngine {
       jobs.remove(d.id());
     } else if (r instanceof Release rel) {
       SnapshotState s = rel.delaySeconds() == 0 ? SnapshotState.READY : SnapshotState.DELAYED;
-      jobs.put(rel.id(), jobs.get(rel.id()).withChange(s, rel.priority(), rel.delaySeconds(), rel.readyAtEpochMillis(),
-          rel.counters()));
+      JobSnapshot j = jobs.get(rel.id());
+      jobs.put(rel.id(),
+          j.withChange(s, rel.priority(), rel.delaySeconds(), rel.readyAtEpochMillis(), rel.counters()));
     } else if (r instanceof Bury b) {
       JobSnapshot j = jobs.get(b.id());
       jobs.put(b.id(), j.withChange(SnapshotState.BURIED, b.priority(), j.delaySeconds(), 0, b.counters()));
@@ -99,7 +105,8 @@ final class ModelEngine {
       jobs.put(k.id(), j.withChange(SnapshotState.READY, j.priority(), j.delaySeconds(), 0, k.counters()));
     } else if (r instanceof Reserve res) {
       JobSnapshot j = jobs.get(res.id());
-      jobs.put(res.id(), j.withChange(SnapshotState.READY, j.priority(), j.delaySeconds(), 0, res.counters()));
+      jobs.put(res.id(), j.withChange(SnapshotState.READY, j.priority(), j.delaySeconds(), 0,
+          res.counters()));
     }
   }
 

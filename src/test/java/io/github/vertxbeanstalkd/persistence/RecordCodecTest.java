@@ -14,6 +14,7 @@ import io.github.vertxbeanstalkd.persistence.BinlogRecord.Kick;
 import io.github.vertxbeanstalkd.persistence.BinlogRecord.Release;
 import io.github.vertxbeanstalkd.persistence.BinlogRecord.Reserve;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -29,10 +30,13 @@ class RecordCodecTest {
     }
     return List.of(
         new HighWater(Long.MAX_VALUE),
-        new JobSnapshot(1, "default", SnapshotState.READY, 0, 0, 0, 1, 1_700_000_000_000L, JobCounters.ZERO, new byte[0]),
-        new JobSnapshot(Long.MAX_VALUE, "t".repeat(200), SnapshotState.DELAYED, -1, -1, 1_800_000_000_000L, -1,
+        new JobSnapshot(1, "default", SnapshotState.READY, 0, 0, 0, 1, 1_700_000_000_000L, JobCounters.ZERO,
+            new byte[0]),
+        new JobSnapshot(Long.MAX_VALUE, "t".repeat(200), SnapshotState.DELAYED, -1, -1, 1_800_000_000_000L,
+            -1,
             1_700_000_000_000L, new JobCounters(-1, -1, -1, -1, -1), body),
-        new JobSnapshot(7, "a-b+c/d;e.f$g_h(i)", SnapshotState.BURIED, 5, 0, 0, 60, 0, COUNTERS, "\r\n\0x".getBytes()),
+        new JobSnapshot(7, "a-b+c/d;e.f$g_h(i)", SnapshotState.BURIED, 5, 0, 0, 60, 0, COUNTERS,
+            "\r\n\0x".getBytes(StandardCharsets.US_ASCII)),
         new Delete(42),
         new Release(42, -1, 3600, 1_700_000_003_600L, COUNTERS),
         new Release(42, 0, 0, 0, COUNTERS),

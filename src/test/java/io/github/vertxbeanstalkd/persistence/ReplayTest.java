@@ -84,7 +84,8 @@ class ReplayTest {
 
   @Test
   void aJobReservedOutOfBuriedComesBackReady() throws IOException {
-    write(job(1, "a"), new Bury(1, 5, new JobCounters(1, 0, 0, 1, 0)), new Reserve(1, new JobCounters(2, 0, 0, 1, 0)));
+    write(job(1, "a"), new Bury(1, 5, new JobCounters(1, 0, 0, 1, 0)),
+        new Reserve(1, new JobCounters(2, 0, 0, 1, 0)));
     JobSnapshot j = Replay.read(dir, false).jobs().get(0);
     assertEquals(SnapshotState.READY, j.state());
     assertEquals(5, j.priority());
