@@ -41,10 +41,15 @@ final class DirectoryLock implements AutoCloseable {
       channel.close();
       throw new IOException("binlog: " + dir + " is in use by another server (" + file + " is locked)");
     }
-    // For people looking at the directory: which process holds it.
-    channel.truncate(0);
-    byte[] pid = (ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII);
-    channel.write(ByteBuffer.wrap(pid));
+    try {
+      // For people looking at the directory: which process holds it. Best effort, so that a server
+      // still starts on a full disk.
+      channel.truncate(0);
+      byte[] pid = (ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII);
+      channel.write(ByteBuffer.wrap(pid));
+    } catch (IOException e) {
+      // The lock is what matters, and it is held.
+    }
     return new DirectoryLock(channel, lock);
   }
 
