@@ -22,7 +22,7 @@ class BackpressureTest extends DeployedServerTest {
   static final int USES_PER_WRITE = 64;
   /** Far more than any socket buffers on loopback: a server that never stops reading takes it all. */
   static final long COMMAND_BYTES_CAP = 96L << 20;
-  static final long STALL_MILLIS = 700;
+  static final long STALL_MILLIS = 1_000;
 
   @Test
   void aClientThatNeverReadsStopsBeingReadFromWhileOthersAreServed() throws Exception {
@@ -36,7 +36,6 @@ class BackpressureTest extends DeployedServerTest {
     AtomicLong bytesWritten = new AtomicLong();
     Thread sender = new Thread(() -> sendUntilStalledThenSentinel(flood, usesWritten, bytesWritten), "flood");
     sender.setDaemon(true);
-    volatileStop = false;
     sender.start();
 
     long stalledAt = waitForStall(bytesWritten, 20_000);
@@ -53,7 +52,7 @@ class BackpressureTest extends DeployedServerTest {
     assertTrue(millis < 2_000, "another connection waited " + millis + " ms");
     assertEquals(stalledAt, bytesWritten.get(), "the flooding sender is still blocked");
 
-    volatileStop = true;
+    isStopRequested = true;
     for (int i = 0; i < PEEKS; i++) {
       flood.expect("FOUND 1 " + BODY_BYTES).expectBytes(body).expect("");
     }
@@ -70,7 +69,8 @@ class BackpressureTest extends DeployedServerTest {
     assertEquals(usesWritten.get(), read, "every command was answered, in order");
   }
 
-  private volatile boolean volatileStop;
+  /** Set once the test starts reading: the sender then finishes with a sentinel command. */
+  private volatile boolean isStopRequested;
 
   private void sendUntilStalledThenSentinel(TestClient flood, AtomicLong usesWritten, AtomicLong bytesWritten) {
     try {
@@ -78,7 +78,7 @@ class BackpressureTest extends DeployedServerTest {
       byte[] peeks = "peek 1\r\n".repeat(PEEKS).getBytes(StandardCharsets.US_ASCII);
       out.write(peeks);
       bytesWritten.addAndGet(peeks.length);
-      while (!volatileStop && bytesWritten.get() < COMMAND_BYTES_CAP) {
+      while (!isStopRequested && bytesWritten.get() < COMMAND_BYTES_CAP) {
         StringBuilder chunk = new StringBuilder();
         long first = usesWritten.get();
         for (long i = first; i < first + USES_PER_WRITE; i++) {
