@@ -99,6 +99,9 @@ final class Connection implements CommandReader.Listener {
       reader.pause();
       bus.send(EngineAddress.REQUESTS, new EngineRequest.Submit(ref, commands));
     } else if (isQuitting) {
+      // BEHAVIOURS.md 1: quit releases the connection's jobs at once, so the engine hears of it
+      // now, in order with every other connection's commands, not when Netty reports the close.
+      closed();
       socket.close();
     }
   }
