@@ -57,7 +57,7 @@ class IdsAndDrainTest {
     f.engine.enterDrainMode();
     f.send(client, put("refused"), put("refused"));
     // No put can succeed any more, so the id counter itself is the only witness.
-    assertEquals(4, f.engine.nextJobId);
+    assertEquals(4, f.engine.jobs.nextJobId);
   }
 
   @Test
