@@ -96,6 +96,18 @@ public final class QueueEngine {
     runAndFlush();
   }
 
+  /**
+   * BEHAVIOURS.md 1: the client half-closed. A reserve it is blocked in answers TIMED_OUT, and
+   * nothing queued behind it runs, since the connection closes next.
+   */
+  public void endInput(Session s) {
+    if (s.isWaiting) {
+      s.queued.clear();
+      wake(s, Reply.Word.TIMED_OUT);
+      runAndFlush();
+    }
+  }
+
   /** Fires everything due by now, bounded per call; returns when to call again. */
   public long tick() {
     long now = clock.nanos();
