@@ -45,19 +45,21 @@ final class BenchConnection {
       throws IOException {
     this.loop = loop;
     this.channel = SocketChannel.open();
-    channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-    channel.connect(new InetSocketAddress(address.host(), address.port()));
-    channel.configureBlocking(false);
+    try {
+      channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+      channel.connect(new InetSocketAddress(address.host(), address.port()));
+      channel.configureBlocking(false);
+    } catch (IOException e) {
+      channel.close();
+      throw e;
+    }
     int commandBytes = bodyBytes + 64;
-    this.out = ByteBuffer.allocateDirect(Math.max(MIN_BUFFER_BYTES, 2 * maxInFlight * commandBytes));
+    this.out =
+        ByteBuffer.allocateDirect(Math.max(MIN_BUFFER_BYTES, 2 * maxInFlight * commandBytes));
     this.in = ByteBuffer.allocateDirect(Math.max(MIN_BUFFER_BYTES, 4 * commandBytes));
     this.sentAtNanos = new long[Integer.highestOneBit(Math.max(64, 4 * maxInFlight)) * 2];
     this.sentTags = new byte[sentAtNanos.length];
     this.key = loop.register(channel, this);
-  }
-
-  long inFlight() {
-    return sentCount - answeredCount;
   }
 
   void send(byte[] command, byte tag, long nowNanos) {
@@ -113,7 +115,8 @@ final class BenchConnection {
     out.compact();
     if (hasRest != isWaitingForWritable) {
       isWaitingForWritable = hasRest;
-      key.interestOps(hasRest ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ);
+      key.interestOps(
+          hasRest ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ);
     }
   }
 
@@ -205,7 +208,7 @@ final class BenchConnection {
     return -1;
   }
 
-  /** The {@code index}-th space-separated decimal field of the line (0 is the word); -1 if absent. */
+  /** The {@code index}-th space-separated decimal field of the line (0 is the word), or -1. */
   private long parseNumber(int start, int end, int index) {
     int i = start;
     for (int field = 0; field < index; field++) {

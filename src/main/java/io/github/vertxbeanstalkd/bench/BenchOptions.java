@@ -42,6 +42,7 @@ final class BenchOptions {
         --rounds R            rounds (A then B per case in each round)  [3 with --vs, else 1]
         --drain-jobs J        [200000]      --fill-jobs J       [1000000]
         --deep-queue          add "put c=1 p=1" with --queued-jobs jobs queued in another tube
+                              (with --mode put: run that put over such a queue)
         --queued-jobs N       [5000000] (slow: they are preloaded and deleted every round)
       Other:
         --stall-ms MS         a phase with no reply for this long stops with an error [5000]
@@ -124,6 +125,9 @@ final class BenchOptions {
     if (!o.mode.equals("matrix") && o.versus != null) {
       throw new IllegalArgumentException("--vs runs the matrix; leave out --mode");
     }
+    if (!o.mode.equals("matrix")) {
+      o.singleCase();
+    }
     return o;
   }
 
@@ -131,7 +135,8 @@ final class BenchOptions {
   CaseSpec singleCase() {
     return switch (mode) {
       case "put" -> new CaseSpec(CaseSpec.Mode.PUT, connections, pipeline, bodyBytes, warmupMillis,
-          count > 0 ? -1 : durationMillis, count, 0, 0, maxBacklog, pid);
+          count > 0 ? -1 : durationMillis, count, 0, hasDeepQueue ? queuedJobs : 0, maxBacklog,
+          pid);
       case "cycle" -> new CaseSpec(CaseSpec.Mode.CYCLE, connections, pipeline, bodyBytes,
           warmupMillis, durationMillis, 0, 0, 0, maxBacklog, pid);
       case "drain" -> new CaseSpec(CaseSpec.Mode.DRAIN, connections, pipeline, bodyBytes,

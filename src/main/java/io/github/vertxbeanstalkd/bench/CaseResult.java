@@ -36,6 +36,9 @@ public record CaseResult(String label, String server, long ops, double seconds,
   }
 
   public String humanLine() {
+    if (isSkipped()) {
+      return String.format(Locale.ROOT, "%-26s %-21s (%s)", label, server, note);
+    }
     StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
         "%-26s %-21s %10.0f ops/s  p50=%s p99=%s p99.9=%s max=%s  ops=%d in %.2f s  errors=%d",
         label, server, opsPerSecond(), micros(p50Nanos), micros(p99Nanos), micros(p999Nanos),

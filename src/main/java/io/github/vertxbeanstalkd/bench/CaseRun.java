@@ -2,6 +2,7 @@ package io.github.vertxbeanstalkd.bench;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -16,6 +17,10 @@ final class CaseRun implements AutoCloseable {
   final CaseSpec spec;
   final ServerAddress address;
   final ErrorLog errors = new ErrorLog();
+  /** The measured load; what it holds is reported even when the case fails part-way. */
+  final Meter meter = new Meter();
+  /** Case-specific numbers for the result. */
+  final Map<String, Double> extra = new LinkedHashMap<>();
   private final SelectorLoop loop;
 
   CaseRun(CaseSpec spec, ServerAddress address, long stallMillis) throws IOException {
@@ -26,7 +31,9 @@ final class CaseRun implements AutoCloseable {
 
   /** Runs one case; a server that cannot be reached or fails mid-way gives a result with errors. */
   static CaseResult execute(CaseSpec spec, ServerAddress address, long stallMillis) {
-    try (CaseRun run = new CaseRun(spec, address, stallMillis)) {
+    CaseRun run = null;
+    try {
+      run = new CaseRun(spec, address, stallMillis);
       return switch (spec.mode()) {
         case PUT -> PutCase.run(run);
         case CYCLE -> CycleCase.run(run);
@@ -34,10 +41,22 @@ final class CaseRun implements AutoCloseable {
         case FILL -> FillCase.run(run);
       };
     } catch (IOException | RuntimeException e) {
-      ErrorLog failed = new ErrorLog();
-      failed.add("case failed: " + e);
-      return CaseResult.of(spec.label(), address, new Meter(), failed, Map.of(), null);
+      if (run == null) {
+        ErrorLog failed = new ErrorLog();
+        failed.add("case failed: " + e);
+        return CaseResult.of(spec.label(), address, new Meter(), failed, Map.of(), null);
+      }
+      run.errors.addFatal("case failed: " + e);
+      return run.result("stopped early");
+    } finally {
+      if (run != null) {
+        run.close();
+      }
     }
+  }
+
+  CaseResult result(String note) {
+    return CaseResult.of(spec.label(), address, meter, errors, extra, note);
   }
 
   List<BenchConnection> connect(int count, int maxInFlight) throws IOException {
@@ -91,7 +110,11 @@ final class CaseRun implements AutoCloseable {
   }
 
   @Override
-  public void close() throws IOException {
-    loop.close();
+  public void close() {
+    try {
+      loop.close();
+    } catch (IOException e) {
+      errors.add("closing connections failed: " + e);
+    }
   }
 }

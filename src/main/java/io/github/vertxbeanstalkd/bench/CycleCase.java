@@ -2,7 +2,6 @@ package io.github.vertxbeanstalkd.bench;
 
 import java.io.IOException;
 import java.util.List;
-import java.util.Map;
 
 /** cycle: N producers and N consumers on one tube; end-to-end jobs/s and put-to-reserve latency. */
 final class CycleCase {
@@ -14,12 +13,10 @@ final class CycleCase {
     // A consumer has at most one reserve and one delete in flight.
     List<BenchConnection> consumers = run.consumers(spec.connections(), 2, tube);
     List<BenchConnection> producers = run.producers(spec.connections(), spec.pipeline(), tube);
-    Meter meter = new Meter();
-    run.run(new CyclePhase(run.errors, meter, producers, consumers, spec.bodyBytes(),
+    run.run(new CyclePhase(run.errors, run.meter, producers, consumers, spec.bodyBytes(),
         spec.pipeline(), spec.maxBacklog(), spec.warmupMillis(), spec.durationMillis()));
     run.close(producers);
     run.close(consumers);
-    return CaseResult.of(spec.label(), run.address, meter, run.errors, Map.of(),
-        "latency is put sent to RESERVED received");
+    return run.result("latency is put sent to RESERVED received");
   }
 }

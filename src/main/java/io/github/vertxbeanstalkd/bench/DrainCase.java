@@ -2,7 +2,6 @@ package io.github.vertxbeanstalkd.bench;
 
 import java.io.IOException;
 import java.util.List;
-import java.util.Map;
 
 /** drain: preload J jobs, then N connections reserve and delete them all. */
 final class DrainCase {
@@ -13,17 +12,15 @@ final class DrainCase {
     String tube = Commands.freshTube();
     Meter preload = new Meter();
     LongList ids = new LongList();
-    if (!run.preload(tube, spec.jobs(), ids, preload)) {
+    boolean isPreloaded = run.preload(tube, spec.jobs(), ids, preload);
+    run.extra.put("preloadJobsPerSec", preload.opsPerSecond());
+    if (!isPreloaded) {
       run.deleteAll(ids);
-      return CaseResult.of(spec.label(), run.address, new Meter(), run.errors, Map.of(),
-          "preload failed");
+      return run.result("preload failed");
     }
     List<BenchConnection> consumers = run.consumers(spec.connections(), 2 * spec.pipeline(), tube);
-    Meter meter = new Meter();
-    run.run(new ReservePhase(run.errors, meter, consumers, spec.jobs(), spec.pipeline()));
+    run.run(new ReservePhase(run.errors, run.meter, consumers, spec.jobs(), spec.pipeline()));
     run.close(consumers);
-    return CaseResult.of(spec.label(), run.address, meter, run.errors,
-        Map.of("preloadJobsPerSec", preload.opsPerSecond()),
-        "latency is reserve sent to RESERVED received");
+    return run.result("latency is reserve sent to RESERVED received");
   }
 }

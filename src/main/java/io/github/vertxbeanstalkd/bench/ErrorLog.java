@@ -22,6 +22,12 @@ final class ErrorLog {
     }
   }
 
+  /** Counts an error that ends a phase; its reason is always kept. */
+  void addFatal(String why) {
+    count++;
+    samples.add(why);
+  }
+
   long count() {
     return count;
   }

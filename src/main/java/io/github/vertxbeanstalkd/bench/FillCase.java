@@ -1,13 +1,12 @@
 package io.github.vertxbeanstalkd.bench;
 
 import java.io.IOException;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * fill: the server's resident memory growth per stored job. RSS is read before and after putting
  * J jobs; allocators rarely give memory back, so only a fill into a freshly started server (or
- * one that never held more jobs) measures the true cost.
+ * one that never held more jobs) measures the true cost. For a JVM server the growth also holds
+ * garbage not yet collected and heap the collector chose to grow: an upper bound.
  */
 final class FillCase {
   private FillCase() {}
@@ -20,15 +19,12 @@ final class FillCase {
     }
     long beforeKib = ProcessRss.kibibytes(spec.pid());
     LongList ids = new LongList();
-    Meter meter = new Meter();
-    run.preload(Commands.freshTube(), spec.jobs(), ids, meter);
+    run.preload(Commands.freshTube(), spec.jobs(), ids, run.meter);
     long afterKib = ProcessRss.kibibytes(spec.pid());
+    run.extra.put("rssBeforeMiB", beforeKib / 1024.0);
+    run.extra.put("rssAfterMiB", afterKib / 1024.0);
+    run.extra.put("rssBytesPerJob", (afterKib - beforeKib) * 1024.0 / Math.max(1, ids.size()));
     run.deleteAll(ids);
-    Map<String, Double> extra = new LinkedHashMap<>();
-    extra.put("rssBeforeMiB", beforeKib / 1024.0);
-    extra.put("rssAfterMiB", afterKib / 1024.0);
-    extra.put("rssBytesPerJob", (afterKib - beforeKib) * 1024.0 / Math.max(1, ids.size()));
-    return CaseResult.of(spec.label(), run.address, meter, run.errors, extra,
-        "put c=" + CaseRun.AUX_CONNECTIONS + " p=" + CaseRun.AUX_PIPELINE);
+    return run.result("put c=" + CaseRun.AUX_CONNECTIONS + " p=" + CaseRun.AUX_PIPELINE);
   }
 }

@@ -1,9 +1,7 @@
 package io.github.vertxbeanstalkd.bench;
 
 import java.io.IOException;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /** put: closed-loop puts on N connections, optionally over a deep queue in another tube. */
 final class PutCase {
@@ -11,22 +9,20 @@ final class PutCase {
 
   static CaseResult run(CaseRun run) throws IOException {
     CaseSpec spec = run.spec;
-    Map<String, Double> extra = new LinkedHashMap<>();
     LongList queuedIds = new LongList();
     if (spec.queuedJobs() > 0) {
       Meter preload = new Meter();
       run.preload(Commands.freshTube(), spec.queuedJobs(), queuedIds, preload);
-      extra.put("preloadJobsPerSec", preload.opsPerSecond());
+      run.extra.put("preloadJobsPerSec", preload.opsPerSecond());
     }
     LongList ids = new LongList();
-    Meter meter = new Meter();
     List<BenchConnection> connections =
         run.producers(spec.connections(), spec.pipeline(), Commands.freshTube());
-    run.run(new PutPhase(run.errors, meter, connections, spec.bodyBytes(), spec.pipeline(),
+    run.run(new PutPhase(run.errors, run.meter, connections, spec.bodyBytes(), spec.pipeline(),
         spec.warmupMillis(), spec.durationMillis(), spec.count(), ids));
     run.close(connections);
     run.deleteAll(ids);
     run.deleteAll(queuedIds);
-    return CaseResult.of(spec.label(), run.address, meter, run.errors, extra, null);
+    return run.result(null);
   }
 }

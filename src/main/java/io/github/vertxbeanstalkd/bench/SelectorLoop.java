@@ -8,6 +8,7 @@ import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * The one thread that drives every connection of a case: it blocks in select, hands replies to
@@ -21,6 +22,8 @@ final class SelectorLoop implements AutoCloseable {
   private static final long MAX_ERRORS = 1000;
 
   private final Selector selector;
+  /** Made once: a method reference evaluated per select would allocate per wake-up. */
+  private final Consumer<SelectionKey> onReady = this::onReady;
   private final long stallNanos;
   private BenchConnection[] dirty = new BenchConnection[64];
   private int dirtyCount;
@@ -55,14 +58,15 @@ final class SelectorLoop implements AutoCloseable {
     long lastProgressNanos = now;
     while (!running.isDone()) {
       hasProgressed = false;
-      selector.select(this::onReady, SELECT_TIMEOUT_MILLIS);
+      selector.select(onReady, SELECT_TIMEOUT_MILLIS);
       now = System.nanoTime();
       if (failure != null) {
-        running.errors().add(failure);
+        running.errors().addFatal(failure);
         return false;
       }
       if (running.errors().count() > MAX_ERRORS) {
-        running.errors().add("gave up after " + MAX_ERRORS + " errors; " + running.describeProgress());
+        running.errors().addFatal(
+            "gave up after " + MAX_ERRORS + " errors; " + running.describeProgress());
         return false;
       }
       running.onTick(now);
@@ -70,7 +74,7 @@ final class SelectorLoop implements AutoCloseable {
       if (hasProgressed) {
         lastProgressNanos = now;
       } else if (now - lastProgressNanos > stallNanos) {
-        running.errors().add("stall: no reply for " + TimeUnit.NANOSECONDS.toMillis(stallNanos)
+        running.errors().addFatal("stall: no reply for " + TimeUnit.NANOSECONDS.toMillis(stallNanos)
             + " ms; " + running.describeProgress());
         return false;
       }

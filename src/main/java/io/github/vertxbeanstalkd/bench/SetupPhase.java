@@ -2,7 +2,7 @@ package io.github.vertxbeanstalkd.bench;
 
 import java.util.List;
 
-/** Sends the same setup commands (use, watch, ignore) on every connection and awaits the replies. */
+/** Sends the same setup commands (use, watch, ignore) on every connection; awaits the replies. */
 final class SetupPhase extends Phase {
   private final List<BenchConnection> connections;
   private final byte[][] commands;
