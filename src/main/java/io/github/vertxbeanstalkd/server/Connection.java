@@ -38,6 +38,7 @@ final class Connection implements CommandReader.Listener {
   private boolean isInFlight;
   private boolean isBatchAnswered;
   private boolean isQuitting;
+  private boolean isInputEnded;
   private boolean isClosed;
   private final ArrayDeque<Reply> unwritten = new ArrayDeque<>();
 
@@ -54,6 +55,17 @@ final class Connection implements CommandReader.Listener {
     socket.handler(this::onData);
     socket.exceptionHandler(e -> socket.close());
     socket.closeHandler(v -> closed());
+    HalfClose.watch(socket, this::onInputEnded);
+  }
+
+  /** The client sent its FIN: answer what it sent before, then close. */
+  private void onInputEnded() {
+    if (isClosed || isInputEnded) {
+      return;
+    }
+    isInputEnded = true;
+    bus.send(EngineAddress.REQUESTS, new EngineRequest.InputEnded(ref));
+    afterInput();
   }
 
   // ---------------------------------------------------------------- input
@@ -98,7 +110,10 @@ final class Connection implements CommandReader.Listener {
       isInFlight = true;
       reader.pause();
       bus.send(EngineAddress.REQUESTS, new EngineRequest.Submit(ref, commands));
-    } else if (isQuitting) {
+    } else if (isQuitting || isInputEnded) {
+      // BEHAVIOURS.md 1: quit releases the connection's jobs at once, so the engine hears of it
+      // now, in order with every other connection's commands, not when Netty reports the close.
+      closed();
       socket.close();
     }
   }
