@@ -25,13 +25,14 @@ class IdsAcrossRestartsTest {
   void idsContinueAboveTheHighestEverIssuedAlsoAfterEveryJobWasDeleted() throws Exception {
     ServerConfig config = ServerLife.config(dir);
     long highest = 0;
-    for (int life = 1; life <= 3; life++) {
+    // Even lives only restart: the log they leave holds no job at all, only the high-water mark.
+    for (int life = 1; life <= 5; life++) {
       try (ServerLife server = ServerLife.start(config); TestClient c = TestClient.connect(server.port())) {
         Map<String, String> stats = c.stats("stats");
         assertEquals(0, number(stats, "current-jobs-ready"), "life " + life + ": every job was deleted");
         assertEquals(life, number(stats, "binlog-current-index"), "one new segment per start");
         List<Long> ids = new ArrayList<>();
-        for (int i = 0; i < 5; i++) {
+        for (int i = 0; i < (life % 2 == 1 ? 5 : 0); i++) {
           long id = put(c, "t" + life, 100, 0, "life " + life + " job " + i);
           assertTrue(id > highest, "life " + life + ": id " + id + " after " + highest + " was issued");
           highest = id;
