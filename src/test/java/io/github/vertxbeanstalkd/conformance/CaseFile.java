@@ -26,6 +26,8 @@ import java.util.regex.Pattern;
  * <pre>
  * === case-name                  starts a case; names are unique across all files ([a-z0-9._-])
  * option max-job-size N          (before the first step) beanstalkd -z N / ServerConfig.withMaxJobSize
+ * option retry-while TEXT        recorder only: record again while the replies contain TEXT; for
+ *                                1.12's lost TTR expiry (BEHAVIOURS.md 6, a reference bug)
  * A&gt; bytes                       send these bytes on connection A (one write); A..Z are
  *                                connections, opened on first use
  * A open                         connect A now without sending anything
@@ -46,7 +48,7 @@ import java.util.regex.Pattern;
  * <p>The {@code X<} lines are written by
  * {@code python3 src/test/conformance-recorder/record.py}, which runs each case against a fresh
  * {@code beanstalkd -l 127.0.0.1 -p PORT} 1.12 and attributes to each step what arrived before
- * the connections went quiet (0.1 s). Write the steps by hand, then record; never edit the
+ * the connections went quiet (0.2 s). Write the steps by hand, then record; never edit the
  * recorded lines by hand.
  *
  * <p>Replay ({@link ConformanceTest}): after each step the test reads exactly the recorded
@@ -58,6 +60,7 @@ import java.util.regex.Pattern;
 final class CaseFile {
   private static final Pattern CASE = Pattern.compile("=== ([a-z0-9][a-z0-9._-]*)");
   private static final Pattern OPTION = Pattern.compile("option max-job-size (\\d+)");
+  private static final Pattern RECORDER_OPTION = Pattern.compile("option retry-while .+");
   private static final Pattern SEND = Pattern.compile("([A-Z])> (.*)");
   private static final Pattern EXPECT = Pattern.compile("([A-Z])< (.*)");
   private static final Pattern CONN = Pattern.compile("([A-Z]) (open|close|shutdown)");
@@ -137,6 +140,9 @@ final class CaseFile {
         return;
       }
       flush();
+      if (RECORDER_OPTION.matcher(text).matches()) {
+        return;
+      }
       if ((m = OPTION.matcher(text)).matches()) {
         if (!steps.isEmpty() || last != null) {
           throw new IllegalArgumentException("option after the first step");

@@ -18,7 +18,7 @@ final class CaseReplay {
    * reach our engine before another connection's command does (both travel the event bus).
    */
   private static final long SETTLE_NANOS = TimeUnit.MILLISECONDS.toNanos(25);
-  /** A recorded reply arrived within the recorder's 0.1 s quiet wait; this is generous. */
+  /** A recorded reply arrived within the recorder's 0.2 s quiet wait; this is generous. */
   private static final long REPLY_WAIT_NANOS = TimeUnit.SECONDS.toNanos(3);
 
   private final ConformanceCase c;
@@ -87,7 +87,7 @@ final class CaseReplay {
         byte[] actual = got.ending() == null ? ReplyUnits.normaliseActual(unit, got.bytes()) : got.bytes();
         if (got.ending() != null || !Arrays.equals(want, actual)) {
           throw failure(step, e.getKey(), PayloadText.escape(want),
-              new Received(actual, got.ending()).describe());
+              new Received(actual, got.ending()).describe() + ReplyUnits.documentDifference(want, actual));
         }
       }
       if (e.getValue().isClosed()) {
@@ -97,7 +97,7 @@ final class CaseReplay {
         }
       }
     }
-    checkNothingElse("line " + step.line() + " `" + step.text() + "`");
+    checkNothingElse(describe(step));
   }
 
   private void checkNothingElse(String where) {
@@ -111,8 +111,15 @@ final class CaseReplay {
   }
 
   private AssertionError failure(Step step, char conn, String want, String got) {
-    return new AssertionError(prefix() + "after line " + step.line() + " `" + step.text() + "`, connection "
+    return new AssertionError(prefix() + "after " + describe(step) + ", connection "
         + conn + "\n  beanstalkd: " + want + "\n  ours:       " + got);
+  }
+
+  /** The step as written, shortened: some send hundreds of filler bytes. */
+  private static String describe(Step step) {
+    String text = step.text().length() > 160 ? step.text().substring(0, 150) + "...(" + step.text().length()
+        + " chars)" : step.text();
+    return "line " + step.line() + " `" + text + "`";
   }
 
   private String prefix() {

@@ -110,6 +110,24 @@ final class ReplyUnits {
     return ok(want);
   }
 
+  /** For two documents, the lines that differ ("key: want -> got"); empty otherwise. */
+  static String documentDifference(byte[] expected, byte[] actual) {
+    String[] want = document(expected);
+    String[] got = document(actual);
+    if (want == null || got == null) {
+      return "";
+    }
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < Math.max(want.length, got.length); i++) {
+      String w = i < want.length ? want[i] : "(none)";
+      String g = i < got.length ? got[i] : "(none)";
+      if (!w.equals(g)) {
+        sb.append("\n    beanstalkd `").append(w).append("`, ours `").append(g).append('`');
+      }
+    }
+    return sb.length() == 0 ? "" : "\n  differing document lines:" + sb;
+  }
+
   /** The YAML lines of a well-formed {@code OK <n>} unit, or null. */
   private static String[] document(byte[] unit) {
     int lineEnd = indexOfCrlf(unit, 0);
