@@ -57,7 +57,7 @@ CLOSED = "(closed)"
 # ------------------------------------------------------------------ escapes
 
 def unescape(text):
-    """Decodes the payload escapes: \\r \\n \\t \\0 \\s \\\\ \\xHH \\[N*c] \\[HH..HH]."""
+    """Decodes the payload escapes: \\r \\n \\t \\0 \\s \\\\ \\xHH \\[N*unit] \\[HH..HH]."""
     out = bytearray()
     i = 0
     while i < len(text):
@@ -87,17 +87,16 @@ def unescape(text):
                 out.extend(range(int(m.group(1), 16), int(m.group(2), 16) + 1))
             else:
                 count, unit = body.split("*", 1)
-                unit_bytes = unescape(unit)
-                if len(unit_bytes) != 1:
-                    raise ValueError("repeat unit must be one byte: %r" % body)
-                out.extend(unit_bytes * int(count))
+                if "\\[" in unit:
+                    raise ValueError("repeats do not nest: %r" % body)
+                out.extend(unescape(unit) * int(count))
             i = end + 1
         else:
             raise ValueError("unknown escape \\%s" % e)
     return bytes(out)
 
 
-def escape(data):
+def escape(data, fold_runs=True):
     """Encodes bytes for an X< line: printable ASCII as is, runs of 8+ equal bytes as \\[N*c]."""
     out = []
     i = 0
@@ -106,7 +105,7 @@ def escape(data):
         j = i
         while j < n and data[j] == data[i]:
             j += 1
-        if j - i >= 8:
+        if fold_runs and j - i >= 8:
             out.append("\\[%d*%s]" % (j - i, escape_byte(data[i], False)))
             i = j
             continue
@@ -143,7 +142,19 @@ def expect_lines(conn, data, closed):
             start = k + 1
     if start < len(data):
         lines.append(data[start:])
-    out = ["%s< %s" % (conn, escape(chunk)) for chunk in lines]
+    out = []
+    k = 0
+    while k < len(lines):
+        same = k
+        while same < len(lines) and lines[same] == lines[k]:
+            same += 1
+        if same - k >= 4:
+            # Many identical reply lines (long pipelines) fold into one repeat.
+            out.append("%s< \\[%d*%s]" % (conn, same - k, escape(lines[k], fold_runs=False)))
+            k = same
+        else:
+            out.append("%s< %s" % (conn, escape(lines[k])))
+            k += 1
     if closed:
         out.append("%s< %s" % (conn, CLOSED))
     return out

@@ -40,9 +40,10 @@ import java.util.regex.Pattern;
  * A&lt; (closed)                    RECORDED: then the server closed A (end of stream or reset)
  * </pre>
  *
- * <p>Payload escapes: {@code \r \n \t \0 \s}(space) {@code \\ \xHH}; {@code \[N*c]} is N copies
- * of the one byte c (c may itself be an escape, as in {@code \[300*\x00]}); {@code \[HH..HH]} is
- * every byte value from HH to HH. Any other byte outside printable ASCII must be escaped, and a
+ * <p>Payload escapes: {@code \r \n \t \0 \s}(space) {@code \\ \xHH}; {@code \[N*unit]} is N
+ * copies of the escaped unit (as in {@code \[300*\x00]} or {@code \[1100*stats\r\n]}; repeats do
+ * not nest, and a {@code ]} inside is written {@code \x5d}); {@code \[HH..HH]} is every byte value
+ * from HH to HH. Any other byte outside printable ASCII must be escaped, and a
  * payload must not end in a raw space (editors strip it): write {@code \s}.
  *
  * <p>The {@code X<} lines are written by

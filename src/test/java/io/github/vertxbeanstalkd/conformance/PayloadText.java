@@ -46,7 +46,7 @@ final class PayloadText {
     return out.toByteArray();
   }
 
-  /** {@code N*c} (N copies of one byte) or {@code HH..HH} (a range of byte values). */
+  /** {@code N*unit} (N copies of the escaped unit) or {@code HH..HH} (a range of byte values). */
   private static void macro(String body, ByteArrayOutputStream out) {
     if (body.matches("[0-9A-Fa-f]{2}\\.\\.[0-9A-Fa-f]{2}")) {
       int from = Integer.parseInt(body.substring(0, 2), 16);
@@ -57,13 +57,13 @@ final class PayloadText {
       return;
     }
     int star = body.indexOf('*');
-    byte[] unit = unescape(body.substring(star + 1));
-    if (star < 0 || unit.length != 1) {
-      throw new IllegalArgumentException("bad repeat \\[" + body + "]");
+    if (star < 0 || body.contains("\\[")) {
+      throw new IllegalArgumentException("bad repeat \\[" + body + "] (repeats do not nest)");
     }
+    byte[] unit = unescape(body.substring(star + 1));
     int count = Integer.parseInt(body.substring(0, star));
     for (int k = 0; k < count; k++) {
-      out.write(unit[0]);
+      out.write(unit, 0, unit.length);
     }
   }
 
