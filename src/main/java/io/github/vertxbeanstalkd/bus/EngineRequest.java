@@ -12,6 +12,9 @@ public sealed interface EngineRequest {
   /** Commands to run in order; their replies come back as {@link EngineReply} messages. */
   record Submit(ConnectionRef connection, List<Command> commands) implements EngineRequest {}
 
+  /** The client shut down its sending side: a blocked reserve ends with TIMED_OUT. */
+  record InputEnded(ConnectionRef connection) implements EngineRequest {}
+
   /** The connection is gone. */
   record Close(ConnectionRef connection) implements EngineRequest {}
 

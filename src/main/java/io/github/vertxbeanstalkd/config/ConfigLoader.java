@@ -5,6 +5,7 @@ import io.vertx.config.ConfigRetrieverOptions;
 import io.vertx.config.ConfigStoreOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -30,7 +31,8 @@ public final class ConfigLoader {
           try {
             return Future.succeededFuture(ServerConfig.fromJson(json));
           } catch (IllegalArgumentException e) {
-            return Future.failedFuture(e);
+            // No stack trace: the message names the key, and that is all an operator needs.
+            return Future.failedFuture(new VertxException(e.getMessage(), true));
           }
         });
   }

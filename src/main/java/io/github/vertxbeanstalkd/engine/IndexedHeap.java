@@ -56,6 +56,10 @@ abstract class IndexedHeap<T> {
   @SuppressWarnings("unchecked")
   final void remove(T item) {
     int position = positionOf(item);
+    if (position < 0 || position >= size || items[position] != item) {
+      // Fail before touching the array: a wrong removal must not corrupt the heap.
+      throw new IllegalStateException("not in this heap: " + item);
+    }
     size--;
     T last = (T) items[size];
     items[size] = null;

@@ -56,6 +56,11 @@ public final class QueueEngineVerticle extends VerticleBase {
         }
       } else if (request instanceof EngineRequest.Open open) {
         engine.open(open.connection());
+      } else if (request instanceof EngineRequest.InputEnded ended) {
+        Session s = engine.session(ended.connection());
+        if (s != null) {
+          engine.endInput(s);
+        }
       } else if (request instanceof EngineRequest.Close close) {
         Session s = engine.session(close.connection());
         if (s != null) {

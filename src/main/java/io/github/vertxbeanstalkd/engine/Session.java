@@ -46,6 +46,29 @@ public final class Session {
     return !isWaiting && queued.isEmpty();
   }
 
+  /** This session's reserved job with that id, or null. */
+  Job reservedJob(long id) {
+    for (Job j = reserved.first(); j != null; j = j.next) {
+      if (j.id == id) {
+        return j;
+      }
+    }
+    return null;
+  }
+
+  /** protocol.txt: inside the last second of a reserved job's TTR. */
+  boolean isInSafetyMargin(long nowNanos) {
+    long soonest = soonestDeadlineNanos();
+    return soonest != Long.MAX_VALUE && nowNanos >= soonest - QueueEngine.SAFETY_MARGIN_NANOS;
+  }
+
+  /** When a blocked reserve needs attention: its timeout, or when its safety margin begins. */
+  long nextWakeNanos() {
+    long soonest = soonestDeadlineNanos();
+    long margin = soonest == Long.MAX_VALUE ? Long.MAX_VALUE : soonest - QueueEngine.SAFETY_MARGIN_NANOS;
+    return Math.min(waitTimeoutNanos, margin);
+  }
+
   /** The earliest TTR deadline among this session's reserved jobs, or Long.MAX_VALUE. */
   long soonestDeadlineNanos() {
     long soonest = Long.MAX_VALUE;

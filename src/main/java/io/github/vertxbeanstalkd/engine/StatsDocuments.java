@@ -89,8 +89,8 @@ final class StatsDocuments {
     }
     long[] cpu = ProcessCpu.micros();
     ServerInfo info = e.info;
-    return y.put("job-timeouts", e.jobTimeouts)
-        .put("total-jobs", e.totalJobs)
+    return y.put("job-timeouts", e.jobs.jobTimeouts)
+        .put("total-jobs", e.jobs.totalJobs)
         .put("max-job-size", e.maxJobSizeBytes)
         .put("current-tubes", e.tubes.size())
         .put("current-connections", e.sessions.all().size())

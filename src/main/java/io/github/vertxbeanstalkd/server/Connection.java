@@ -5,65 +5,40 @@ import io.github.vertxbeanstalkd.bus.EngineAddress;
 import io.github.vertxbeanstalkd.bus.EngineReply;
 import io.github.vertxbeanstalkd.bus.EngineRequest;
 import io.github.vertxbeanstalkd.protocol.Command;
-import io.github.vertxbeanstalkd.protocol.CommandParser;
-import io.github.vertxbeanstalkd.protocol.ParsedLine;
-import io.github.vertxbeanstalkd.protocol.PutHeader;
 import io.github.vertxbeanstalkd.protocol.Reply;
 import io.github.vertxbeanstalkd.protocol.ReplyEncoder;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.net.NetSocket;
-import io.vertx.core.parsetools.RecordParser;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One client socket. A {@link RecordParser} cuts the input into command lines and, after a put
- * line, fixed-size body chunks; every command parsed from what has arrived travels to the engine
- * as one batch, and the next batch is read only once this one is answered and written.
+ * One client socket. Every command its {@link CommandReader} finds in what has arrived travels to
+ * the engine as one batch; the next batch goes only once this one is answered and written, so
+ * replies keep their order and a blocked reserve holds back what was pipelined behind it.
  *
- * <p>Memory stays bounded: input is read ahead by at most {@link #INPUT_LIMIT_BYTES}, bodies are
- * copied into exactly-sized arrays in chunks of {@link #BODY_CHUNK_BYTES}, oversized bodies are
- * counted and dropped, and replies wait (as references) while the socket's write queue is full.
+ * <p>Memory stays bounded: input is read ahead by at most {@link #INPUT_LIMIT_BYTES}, and replies
+ * wait as references while the socket's write queue is full, during which nothing more is read.
  */
-final class Connection {
-  static final int BODY_CHUNK_BYTES = 64 * 1024;
+final class Connection implements CommandReader.Listener {
   static final int INPUT_LIMIT_BYTES = 64 * 1024;
   static final int MAX_BATCH_COMMANDS = 1024;
   private static final int WRITE_CHUNK_BYTES = 64 * 1024;
-  private static final Buffer CRLF = Buffer.buffer("\r\n");
-
-  private enum Mode { LINE, BODY, SKIP_BODY, DISCARD_LINE }
 
   private final NetSocket socket;
   private final ConnectionRef ref;
   private final EventBus bus;
-  private final CommandParser commandParser;
+  private final CommandReader reader;
   private final Runnable onClosed;
 
-  private RecordParser parser;
-  private Mode mode = Mode.LINE;
-  /** Bytes given to the parser that it has not yet emitted as records. */
-  private long parserHeldBytes;
-  private byte lastByteFed;
-  private boolean isParserPaused;
   private boolean isSocketPaused;
-  /** DISCARD_LINE: the previous byte was a CR, so an LF now ends the discarded line. */
-  private boolean isCrPending;
-
-  private PutHeader put;
-  private byte[] body;
-  private int bodyFilled;
-  /** Body plus trailer bytes still to come. */
-  private long bodyRemaining;
-  private final byte[] trailer = new byte[2];
-  private int trailerFilled;
-
   private List<Command> batch = new ArrayList<>();
   private boolean isInFlight;
   private boolean isBatchAnswered;
   private boolean isQuitting;
+  private boolean isInputEnded;
   private boolean isClosed;
   private final ArrayDeque<Reply> unwritten = new ArrayDeque<>();
 
@@ -71,9 +46,8 @@ final class Connection {
     this.socket = socket;
     this.ref = ref;
     this.bus = bus;
-    this.commandParser = new CommandParser(maxJobSizeBytes);
+    this.reader = new CommandReader(maxJobSizeBytes, this);
     this.onClosed = onClosed;
-    this.parser = newParser();
   }
 
   void start() {
@@ -81,161 +55,47 @@ final class Connection {
     socket.handler(this::onData);
     socket.exceptionHandler(e -> socket.close());
     socket.closeHandler(v -> closed());
+    HalfClose.watch(socket, this::onInputEnded);
   }
 
-  private RecordParser newParser() {
-    RecordParser p = RecordParser.newDelimited(CRLF);
-    p.handler(this::onRecord);
-    return p;
+  /** The client sent its FIN: answer what it sent before, then close. */
+  private void onInputEnded() {
+    if (isClosed || isInputEnded) {
+      return;
+    }
+    isInputEnded = true;
+    bus.send(EngineAddress.REQUESTS, new EngineRequest.InputEnded(ref));
+    afterInput();
   }
 
   // ---------------------------------------------------------------- input
 
   private void onData(Buffer data) {
-    if (isQuitting || isClosed || data.length() == 0) {
+    if (isQuitting || isClosed) {
       return;
     }
-    if (mode == Mode.DISCARD_LINE) {
-      int rest = skipPastLineEnd(data);
-      if (rest < 0) {
-        return;
-      }
-      mode = Mode.LINE;
-      add(Command.Invalid.BAD_FORMAT);
-      if (rest == data.length()) {
-        afterParse();
-        return;
-      }
-      data = data.getBuffer(rest, data.length());
-    }
-    parserHeldBytes += data.length();
-    lastByteFed = data.getByte(data.length() - 1);
-    parser.handle(data);
-    afterParse();
+    reader.feed(data);
+    afterInput();
   }
 
-  /** Returns the index just after the first CR LF (which may straddle buffers), or -1. */
-  private int skipPastLineEnd(Buffer data) {
-    for (int i = 0; i < data.length(); i++) {
-      byte b = data.getByte(i);
-      if (isCrPending && b == '\n') {
-        isCrPending = false;
-        return i + 1;
-      }
-      isCrPending = b == '\r';
-    }
-    return -1;
-  }
-
-  private void afterParse() {
-    if (!isParserPaused && mode == Mode.LINE && parserHeldBytes >= CommandParser.MAX_LINE_BYTES) {
-      // BEHAVIOURS.md 1: 224 bytes without a CR LF are dropped, and so is everything up to the
-      // next CR LF; then one BAD_FORMAT, and the connection carries on.
-      parser = newParser();
-      parserHeldBytes = 0;
-      mode = Mode.DISCARD_LINE;
-      isCrPending = lastByteFed == '\r';
-    }
-    dispatch();
-    if (parserHeldBytes > INPUT_LIMIT_BYTES && !isSocketPaused) {
-      isSocketPaused = true;
-      socket.pause();
-    }
-  }
-
-  private void onRecord(Buffer record) {
-    switch (mode) {
-      case LINE -> {
-        parserHeldBytes -= record.length() + 2;
-        onLine(record);
-      }
-      case BODY -> {
-        parserHeldBytes -= record.length();
-        onBodyChunk(record);
-      }
-      default -> {
-        parserHeldBytes -= record.length();
-        onSkippedChunk(record);
-      }
-    }
-  }
-
-  private void onLine(Buffer line) {
-    ParsedLine parsed = commandParser.parse(line.getBytes(), line.length());
-    if (parsed instanceof PutHeader header) {
-      put = header;
-      bodyRemaining = header.bytes() + 2;
-      if (header.bytes() > commandParser.maxJobSizeBytes()) {
-        // BEHAVIOURS.md 4: swallow exactly bytes + 2, whatever they are, without keeping them.
-        mode = Mode.SKIP_BODY;
-      } else {
-        mode = Mode.BODY;
-        body = new byte[(int) header.bytes()];
-        bodyFilled = 0;
-        trailerFilled = 0;
-      }
-      parser.fixedSizeMode(nextChunkSize());
-    } else if (parsed instanceof Command.Quit) {
-      // BEHAVIOURS.md 1: quit closes at once and ignores whatever was pipelined after it.
-      isQuitting = true;
-      pauseParser();
-    } else {
-      add((Command) parsed);
-    }
-  }
-
-  private void onBodyChunk(Buffer chunk) {
-    int n = chunk.length();
-    int toBody = Math.min(n, body.length - bodyFilled);
-    chunk.getBytes(0, toBody, body, bodyFilled);
-    bodyFilled += toBody;
-    for (int i = toBody; i < n; i++) {
-      trailer[trailerFilled++] = chunk.getByte(i);
-    }
-    bodyRemaining -= n;
-    if (bodyRemaining > 0) {
-      parser.fixedSizeMode(nextChunkSize());
-      return;
-    }
-    boolean hasCrlf = trailer[0] == '\r' && trailer[1] == '\n';
-    Command.Put command = put.withBody(body, hasCrlf);
-    body = null;
-    put = null;
-    backToLines();
-    add(command);
-  }
-
-  private void onSkippedChunk(Buffer chunk) {
-    bodyRemaining -= chunk.length();
-    if (bodyRemaining > 0) {
-      parser.fixedSizeMode(nextChunkSize());
-      return;
-    }
-    put = null;
-    backToLines();
-    add(new Command.JobTooBig());
-  }
-
-  private int nextChunkSize() {
-    return (int) Math.min(bodyRemaining, BODY_CHUNK_BYTES);
-  }
-
-  private void backToLines() {
-    mode = Mode.LINE;
-    parser.delimitedMode(CRLF);
-  }
-
-  private void add(Command command) {
+  @Override
+  public void onCommand(Command command) {
     batch.add(command);
     if (batch.size() >= MAX_BATCH_COMMANDS) {
-      pauseParser();
+      reader.pause();
     }
   }
 
-  private void pauseParser() {
-    if (!isParserPaused) {
-      isParserPaused = true;
-      parser.pause();
+  @Override
+  public void onQuit() {
+    isQuitting = true;
+  }
+
+  private void afterInput() {
+    dispatch();
+    if (reader.heldBytes() > INPUT_LIMIT_BYTES && !isSocketPaused) {
+      isSocketPaused = true;
+      socket.pause();
     }
   }
 
@@ -248,20 +108,22 @@ final class Connection {
       List<Command> commands = batch;
       batch = new ArrayList<>();
       isInFlight = true;
-      pauseParser();
+      reader.pause();
       bus.send(EngineAddress.REQUESTS, new EngineRequest.Submit(ref, commands));
-    } else if (isQuitting) {
+    } else if (isQuitting || isInputEnded) {
+      // BEHAVIOURS.md 1: quit releases the connection's jobs at once, so the engine hears of it
+      // now, in order with every other connection's commands, not when Netty reports the close.
+      closed();
       socket.close();
     }
   }
 
   private void resumeInput() {
     if (!isQuitting) {
-      isParserPaused = false;
-      parser.resume();
+      reader.resume();
     }
-    afterParse();
-    if (isSocketPaused && parserHeldBytes <= INPUT_LIMIT_BYTES && !isQuitting) {
+    afterInput();
+    if (isSocketPaused && reader.heldBytes() <= INPUT_LIMIT_BYTES && !isQuitting) {
       isSocketPaused = false;
       socket.resume();
     }

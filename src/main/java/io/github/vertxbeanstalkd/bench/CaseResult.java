@@ -1,0 +1,110 @@
+package io.github.vertxbeanstalkd.bench;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * What one case measured against one server, printed as one human line and one JSON line.
+ *
+ * @param extra case-specific numbers (fill's bytes per job, preload rates), in print order
+ * @param note why a case was skipped or what limits its number, or null
+ */
+public record CaseResult(String label, String server, long ops, double seconds,
+    long p50Nanos, long p99Nanos, long p999Nanos, long maxNanos, long errors,
+    List<String> errorSamples, Map<String, Double> extra, String note) {
+
+  static CaseResult of(String label, ServerAddress server, Meter meter, ErrorLog errors,
+      Map<String, Double> extra, String note) {
+    LatencyHistogram latency = meter.latency();
+    return new CaseResult(label, server.toString(), meter.ops(), meter.seconds(),
+        latency.valueAtQuantileNanos(0.50), latency.valueAtQuantileNanos(0.99),
+        latency.valueAtQuantileNanos(0.999), latency.maxNanos(), errors.count(),
+        errors.samples(), Map.copyOf(extra), note);
+  }
+
+  static CaseResult skipped(String label, ServerAddress server, String note) {
+    return new CaseResult(label, server.toString(), 0, 0, 0, 0, 0, 0, 0, List.of(), Map.of(), note);
+  }
+
+  public double opsPerSecond() {
+    return seconds > 0 ? ops / seconds : 0;
+  }
+
+  public boolean isSkipped() {
+    return seconds == 0 && ops == 0 && errors == 0;
+  }
+
+  public String humanLine() {
+    if (isSkipped()) {
+      return String.format(Locale.ROOT, "%-26s %-21s (%s)", label, server, note);
+    }
+    StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
+        "%-26s %-21s %10.0f ops/s  p50=%s p99=%s p99.9=%s max=%s  ops=%d in %.2f s  errors=%d",
+        label, server, opsPerSecond(), micros(p50Nanos), micros(p99Nanos), micros(p999Nanos),
+        micros(maxNanos), ops, seconds, errors));
+    extra.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e ->
+        line.append(String.format(Locale.ROOT, "  %s=%.1f", e.getKey(), e.getValue())));
+    if (note != null) {
+      line.append("  (").append(note).append(')');
+    }
+    for (String sample : errorSamples) {
+      line.append("\n    error: ").append(sample);
+    }
+    return line.toString();
+  }
+
+  public String jsonLine() {
+    StringBuilder json = new StringBuilder("{");
+    json.append("\"case\":").append(quote(label));
+    json.append(",\"server\":").append(quote(server));
+    json.append(",\"ops\":").append(ops);
+    json.append(",\"seconds\":").append(number(seconds));
+    json.append(",\"opsPerSec\":").append(number(opsPerSecond()));
+    json.append(",\"p50Us\":").append(number(p50Nanos / 1e3));
+    json.append(",\"p99Us\":").append(number(p99Nanos / 1e3));
+    json.append(",\"p999Us\":").append(number(p999Nanos / 1e3));
+    json.append(",\"maxUs\":").append(number(maxNanos / 1e3));
+    json.append(",\"errors\":").append(errors);
+    json.append(",\"errorSamples\":[");
+    for (int i = 0; i < errorSamples.size(); i++) {
+      json.append(i > 0 ? "," : "").append(quote(errorSamples.get(i)));
+    }
+    json.append(']');
+    extra.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e ->
+        json.append(',').append(quote(e.getKey())).append(':').append(number(e.getValue())));
+    if (note != null) {
+      json.append(",\"note\":").append(quote(note));
+    }
+    return json.append('}').toString();
+  }
+
+  static String micros(long nanos) {
+    if (nanos >= 10_000_000) {
+      return String.format(Locale.ROOT, "%.0fms", nanos / 1e6);
+    }
+    return String.format(Locale.ROOT, "%.0fus", nanos / 1e3);
+  }
+
+  static String number(double value) {
+    return Double.isFinite(value) ? String.format(Locale.ROOT, "%.3f", value) : "null";
+  }
+
+  static String quote(String text) {
+    StringBuilder quoted = new StringBuilder("\"");
+    for (char c : text.toCharArray()) {
+      switch (c) {
+        case '"' -> quoted.append("\\\"");
+        case '\\' -> quoted.append("\\\\");
+        default -> {
+          if (c < 0x20) {
+            quoted.append(String.format("\\u%04x", (int) c));
+          } else {
+            quoted.append(c);
+          }
+        }
+      }
+    }
+    return quoted.append('"').toString();
+  }
+}

@@ -1,0 +1,120 @@
+package io.github.vertxbeanstalkd.bench;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The selector, connections and error count of one case against one server. Preload and
+ * cleanup use a few pipelined connections of their own; they are not measured.
+ */
+final class CaseRun implements AutoCloseable {
+  static final int AUX_CONNECTIONS = 4;
+  static final int AUX_PIPELINE = 64;
+
+  final CaseSpec spec;
+  final ServerAddress address;
+  final ErrorLog errors = new ErrorLog();
+  /** The measured load; what it holds is reported even when the case fails part-way. */
+  final Meter meter = new Meter();
+  /** Case-specific numbers for the result. */
+  final Map<String, Double> extra = new LinkedHashMap<>();
+  private final SelectorLoop loop;
+
+  CaseRun(CaseSpec spec, ServerAddress address, long stallMillis) throws IOException {
+    this.spec = spec;
+    this.address = address;
+    this.loop = new SelectorLoop(stallMillis);
+  }
+
+  /** Runs one case; a server that cannot be reached or fails mid-way gives a result with errors. */
+  static CaseResult execute(CaseSpec spec, ServerAddress address, long stallMillis) {
+    CaseRun run = null;
+    try {
+      run = new CaseRun(spec, address, stallMillis);
+      return switch (spec.mode()) {
+        case PUT -> PutCase.run(run);
+        case CYCLE -> CycleCase.run(run);
+        case DRAIN -> DrainCase.run(run);
+        case FILL -> FillCase.run(run);
+      };
+    } catch (IOException | RuntimeException e) {
+      if (run == null) {
+        ErrorLog failed = new ErrorLog();
+        failed.add("case failed: " + e);
+        return CaseResult.of(spec.label(), address, new Meter(), failed, Map.of(), null);
+      }
+      run.errors.addFatal("case failed: " + e);
+      return run.result("stopped early");
+    } finally {
+      if (run != null) {
+        run.close();
+      }
+    }
+  }
+
+  CaseResult result(String note) {
+    return CaseResult.of(spec.label(), address, meter, errors, extra, note);
+  }
+
+  List<BenchConnection> connect(int count, int maxInFlight) throws IOException {
+    List<BenchConnection> connections = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      connections.add(new BenchConnection(loop, address, spec.bodyBytes(), maxInFlight));
+    }
+    return connections;
+  }
+
+  /** Runs a phase; false if it was cut short (the error log says why). */
+  boolean run(Phase phase) throws IOException {
+    return loop.run(phase);
+  }
+
+  /** Uses {@code tube} on fresh connections. */
+  List<BenchConnection> producers(int count, int maxInFlight, String tube) throws IOException {
+    List<BenchConnection> connections = connect(count, maxInFlight);
+    run(new SetupPhase(errors, connections, Commands.use(tube)));
+    return connections;
+  }
+
+  /** Watches only {@code tube} on fresh connections. */
+  List<BenchConnection> consumers(int count, int maxInFlight, String tube) throws IOException {
+    List<BenchConnection> connections = connect(count, maxInFlight);
+    run(new SetupPhase(errors, connections, Commands.watch(tube), Commands.IGNORE_DEFAULT));
+    return connections;
+  }
+
+  /** Puts {@code jobs} pipelined into {@code tube}, unmeasured; ids go to {@code ids} if given. */
+  boolean preload(String tube, long jobs, LongList ids, Meter meter) throws IOException {
+    List<BenchConnection> connections = producers(AUX_CONNECTIONS, AUX_PIPELINE, tube);
+    boolean isComplete = run(new PutPhase(errors, meter, connections, spec.bodyBytes(),
+        AUX_PIPELINE, 0, -1, jobs, ids));
+    close(connections);
+    return isComplete;
+  }
+
+  /** Deletes the jobs with these ids, so the case leaves the server as it found it. */
+  void deleteAll(LongList ids) throws IOException {
+    if (ids.size() == 0) {
+      return;
+    }
+    List<BenchConnection> connections = connect(AUX_CONNECTIONS, AUX_PIPELINE);
+    run(new DeletePhase(errors, new Meter(), connections, ids, AUX_PIPELINE));
+    close(connections);
+  }
+
+  void close(List<BenchConnection> connections) {
+    connections.forEach(BenchConnection::close);
+  }
+
+  @Override
+  public void close() {
+    try {
+      loop.close();
+    } catch (IOException e) {
+      errors.add("closing connections failed: " + e);
+    }
+  }
+}

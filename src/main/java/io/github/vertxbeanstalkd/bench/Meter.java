@@ -1,0 +1,65 @@
+package io.github.vertxbeanstalkd.bench;
+
+/**
+ * Operations and latencies inside a measuring window. A timed case opens a window that starts
+ * after the warm-up and ends at the stop time; a counted case opens an endless one and its
+ * duration is taken up to the last operation.
+ */
+final class Meter {
+  private final LatencyHistogram latency = new LatencyHistogram();
+  private long ops;
+  private long fromNanos;
+  private long untilNanos = Long.MAX_VALUE;
+  private long lastNanos;
+
+  void open(long fromNanos, long untilNanos) {
+    this.fromNanos = fromNanos;
+    this.untilNanos = untilNanos;
+    this.lastNanos = fromNanos;
+  }
+
+  boolean isMeasuring(long nowNanos) {
+    return nowNanos >= fromNanos && nowNanos < untilNanos;
+  }
+
+  /** One operation at {@code nowNanos}, with its latency; ignored outside the window. */
+  void record(long nowNanos, long latencyNanos) {
+    if (isMeasuring(nowNanos)) {
+      latency.record(latencyNanos);
+      ops++;
+      lastNanos = nowNanos;
+    }
+  }
+
+  /** A latency without an operation of its own; ignored outside the window. */
+  void sample(long nowNanos, long latencyNanos) {
+    if (isMeasuring(nowNanos)) {
+      latency.record(latencyNanos);
+    }
+  }
+
+  /** One operation without a latency of its own; ignored outside the window. */
+  void count(long nowNanos) {
+    if (isMeasuring(nowNanos)) {
+      ops++;
+      lastNanos = nowNanos;
+    }
+  }
+
+  long ops() {
+    return ops;
+  }
+
+  double seconds() {
+    long end = untilNanos == Long.MAX_VALUE ? lastNanos : untilNanos;
+    return Math.max(1, end - fromNanos) / 1e9;
+  }
+
+  double opsPerSecond() {
+    return ops / seconds();
+  }
+
+  LatencyHistogram latency() {
+    return latency;
+  }
+}

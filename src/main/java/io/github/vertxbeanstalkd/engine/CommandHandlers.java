@@ -1,0 +1,312 @@
+package io.github.vertxbeanstalkd.engine;
+
+import io.github.vertxbeanstalkd.protocol.Command;
+import io.github.vertxbeanstalkd.protocol.Counter;
+import io.github.vertxbeanstalkd.protocol.JobState;
+import io.github.vertxbeanstalkd.protocol.Reply;
+
+/** What each command does to the engine's state, and the reply it gets. */
+final class CommandHandlers implements Command.Handler<Session, Reply> {
+  private final QueueEngine engine;
+  private final JobTransitions jobs;
+
+  CommandHandlers(QueueEngine engine, JobTransitions jobs) {
+    this.engine = engine;
+    this.jobs = jobs;
+  }
+
+
+  @Override
+  public Reply put(Session s, Command.Put cmd) {
+    engine.count(Counter.PUT);
+    s.isProducer = true;
+    // BEHAVIOURS.md 4: a put that fails on its trailer or on drain mode still uses up an id.
+    long id = jobs.takeId();
+    if (!cmd.hasCrlf()) {
+      return Reply.Word.EXPECTED_CRLF;
+    }
+    if (engine.isDraining()) {
+      return Reply.Word.DRAINING;
+    }
+    long now = engine.nowNanos();
+    // protocol.txt: a ttr of 0 is silently raised to 1.
+    int ttr = cmd.ttrSeconds() == 0 ? 1 : cmd.ttrSeconds();
+    jobs.store(new Job(id, s.used, cmd.body(), now, cmd.priority(), cmd.delaySeconds(), ttr), now);
+    return Reply.Number.inserted(id);
+  }
+
+  @Override
+  public Reply jobTooBig(Session s, Command.JobTooBig cmd) {
+    engine.count(Counter.PUT);
+    return Reply.Word.JOB_TOO_BIG;
+  }
+
+  @Override
+  public Reply use(Session s, Command.Use cmd) {
+    engine.count(Counter.USE);
+    Tube t = engine.tubes.getOrCreate(cmd.tube());
+    if (t != s.used) {
+      Tube old = s.used;
+      t.usingCount++;
+      s.used = t;
+      old.usingCount--;
+      engine.tubes.deleteIfUnused(old);
+    }
+    return new Reply.Using(t.name);
+  }
+
+  @Override
+  public Reply reserve(Session s, Command.Reserve cmd) {
+    engine.count(cmd.hasTimeout() ? Counter.RESERVE_WITH_TIMEOUT : Counter.RESERVE);
+    s.isWorker = true;
+    long now = engine.nowNanos();
+    Job best = null;
+    for (Tube t : s.watched) {
+      Job j = t.ready.peek();
+      if (j != null && !t.isPaused(now) && (best == null || j.isBefore(best))) {
+        best = j;
+      }
+    }
+    if (best != null) {
+      return jobs.reserve(s, best, now);
+    }
+    // BEHAVIOURS.md 6: DEADLINE_SOON only when no job is ready (upstream issue #646).
+    if (s.isInSafetyMargin(now)) {
+      return Reply.Word.DEADLINE_SOON;
+    }
+    if (cmd.timeoutSeconds() == 0) {
+      return Reply.Word.TIMED_OUT;
+    }
+    long timeout = cmd.hasTimeout() ? now + cmd.timeoutSeconds() * QueueEngine.SECOND : Long.MAX_VALUE;
+    engine.sessions.park(s, timeout);
+    engine.sessions.scheduleWake(s, s.nextWakeNanos());
+    return null;
+  }
+
+  @Override
+  public Reply reserveJob(Session s, Command.ReserveJob cmd) {
+    Job j = jobs.get(cmd.id());
+    if (j == null || j.state == JobState.RESERVED) {
+      return Reply.Word.NOT_FOUND;
+    }
+    s.isWorker = true;
+    return jobs.reserve(s, j, engine.nowNanos());
+  }
+
+  @Override
+  public Reply delete(Session s, Command.Delete cmd) {
+    engine.count(Counter.DELETE);
+    Job j = jobs.get(cmd.id());
+    if (j == null || (j.state == JobState.RESERVED && j.reservedBy != s)) {
+      return Reply.Word.NOT_FOUND;
+    }
+    j.tube.deleteCount++;
+    jobs.remove(j);
+    return Reply.Word.DELETED;
+  }
+
+  @Override
+  public Reply release(Session s, Command.Release cmd) {
+    engine.count(Counter.RELEASE);
+    Job j = s.reservedJob(cmd.id());
+    if (j == null) {
+      return Reply.Word.NOT_FOUND;
+    }
+    jobs.release(j, cmd.priority(), cmd.delaySeconds(), engine.nowNanos());
+    return Reply.Word.RELEASED;
+  }
+
+  @Override
+  public Reply bury(Session s, Command.Bury cmd) {
+    engine.count(Counter.BURY);
+    Job j = s.reservedJob(cmd.id());
+    if (j == null) {
+      return Reply.Word.NOT_FOUND;
+    }
+    jobs.bury(j, cmd.priority());
+    return Reply.Word.BURIED;
+  }
+
+  @Override
+  public Reply touch(Session s, Command.Touch cmd) {
+    engine.count(Counter.TOUCH);
+    Job j = s.reservedJob(cmd.id());
+    if (j == null) {
+      return Reply.Word.NOT_FOUND;
+    }
+    jobs.touch(j, engine.nowNanos());
+    return Reply.Word.TOUCHED;
+  }
+
+  @Override
+  public Reply watch(Session s, Command.Watch cmd) {
+    engine.count(Counter.WATCH);
+    Tube t = engine.tubes.getOrCreate(cmd.tube());
+    if (!s.watched.contains(t)) {
+      s.watched.add(t);
+      t.watchingCount++;
+    }
+    return Reply.Number.watching(s.watched.size());
+  }
+
+  @Override
+  public Reply ignore(Session s, Command.Ignore cmd) {
+    engine.count(Counter.IGNORE);
+    int at = -1;
+    for (int i = 0; i < s.watched.size(); i++) {
+      if (s.watched.get(i).name.equals(cmd.tube())) {
+        at = i;
+      }
+    }
+    if (at < 0) {
+      return Reply.Number.watching(s.watched.size());
+    }
+    if (s.watched.size() == 1) {
+      return Reply.Word.NOT_IGNORED;
+    }
+    // BEHAVIOURS.md 9: the last entry moves into the hole.
+    Tube t = s.watched.get(at);
+    Tube last = s.watched.remove(s.watched.size() - 1);
+    if (last != t) {
+      s.watched.set(at, last);
+    }
+    t.watchingCount--;
+    engine.tubes.deleteIfUnused(t);
+    return Reply.Number.watching(s.watched.size());
+  }
+
+  @Override
+  public Reply peek(Session s, Command.Peek cmd) {
+    engine.count(Counter.PEEK);
+    return found(jobs.get(cmd.id()));
+  }
+
+  @Override
+  public Reply peekState(Session s, Command.PeekState cmd) {
+    Tube t = s.used;
+    switch (cmd.state()) {
+      case READY:
+        engine.count(Counter.PEEK_READY);
+        return found(t.ready.peek());
+      case DELAYED:
+        engine.count(Counter.PEEK_DELAYED);
+        return found(t.delayed.peek());
+      default:
+        engine.count(Counter.PEEK_BURIED);
+        return found(t.buried.first());
+    }
+  }
+
+  @Override
+  public Reply kick(Session s, Command.Kick cmd) {
+    if (cmd.kickedSoFar() == 0) {
+      engine.count(Counter.KICK);
+    }
+    Tube t = s.used;
+    long now = engine.nowNanos();
+    long kicked = cmd.kickedSoFar();
+    // BEHAVIOURS.md 8: buried jobs if there are any, otherwise delayed ones.
+    boolean isBuriedKick = cmd.kickedSoFar() == 0 ? !t.buried.isEmpty() : cmd.isBuriedKick();
+    int steps = 0;
+    while (kicked < cmd.bound() && steps++ < QueueEngine.MAX_STEPS_PER_TURN) {
+      Job j = isBuriedKick ? t.buried.first() : t.delayed.peek();
+      if (j == null) {
+        return Reply.Number.kicked(kicked);
+      }
+      jobs.kick(j, now);
+      kicked++;
+    }
+    if (kicked < cmd.bound() && (isBuriedKick ? !t.buried.isEmpty() : !t.delayed.isEmpty())) {
+      // A huge kick continues on a later turn so other connections stay responsive.
+      s.queued.addFirst(new Command.Kick(cmd.bound(), kicked, isBuriedKick));
+      engine.requestYield();
+      return null;
+    }
+    return Reply.Number.kicked(kicked);
+  }
+
+  @Override
+  public Reply kickJob(Session s, Command.KickJob cmd) {
+    Job j = jobs.get(cmd.id());
+    if (j == null || (j.state != JobState.BURIED && j.state != JobState.DELAYED)) {
+      return Reply.Word.NOT_FOUND;
+    }
+    jobs.kick(j, engine.nowNanos());
+    return Reply.Word.KICKED;
+  }
+
+  @Override
+  public Reply statsJob(Session s, Command.StatsJob cmd) {
+    engine.count(Counter.STATS_JOB);
+    Job j = jobs.get(cmd.id());
+    return j == null ? Reply.Word.NOT_FOUND : StatsDocuments.job(j, engine.nowNanos());
+  }
+
+  @Override
+  public Reply statsTube(Session s, Command.StatsTube cmd) {
+    engine.count(Counter.STATS_TUBE);
+    Tube t = engine.tubes.get(cmd.tube());
+    return t == null ? Reply.Word.NOT_FOUND : StatsDocuments.tube(t, engine.nowNanos());
+  }
+
+  @Override
+  public Reply stats(Session s, Command.Stats cmd) {
+    engine.count(Counter.STATS);
+    return StatsDocuments.server(engine);
+  }
+
+  @Override
+  public Reply listTubes(Session s, Command.ListTubes cmd) {
+    engine.count(Counter.LIST_TUBES);
+    return StatsDocuments.names(engine.tubes.inOrder());
+  }
+
+  @Override
+  public Reply listTubeUsed(Session s, Command.ListTubeUsed cmd) {
+    engine.count(Counter.LIST_TUBE_USED);
+    return new Reply.Using(s.used.name);
+  }
+
+  @Override
+  public Reply listTubesWatched(Session s, Command.ListTubesWatched cmd) {
+    engine.count(Counter.LIST_TUBES_WATCHED);
+    return StatsDocuments.names(s.watched);
+  }
+
+  @Override
+  public Reply pauseTube(Session s, Command.PauseTube cmd) {
+    engine.count(Counter.PAUSE_TUBE);
+    Tube t = engine.tubes.get(cmd.tube());
+    if (t == null) {
+      return Reply.Word.NOT_FOUND;
+    }
+    t.pauseCount++;
+    long now = engine.nowNanos();
+    if (cmd.delaySeconds() == 0) {
+      // BEHAVIOURS.md 10: a pause of 0 ends any pause at once.
+      engine.tubes.setPause(t, 0, 0);
+      engine.processQueue(now);
+    } else {
+      engine.tubes.setPause(t, cmd.delaySeconds(), now + cmd.delaySeconds() * QueueEngine.SECOND);
+    }
+    return Reply.Word.PAUSED;
+  }
+
+  @Override
+  public Reply quit(Session s, Command.Quit cmd) {
+    engine.close(s);
+    return null;
+  }
+
+  @Override
+  public Reply invalid(Session s, Command.Invalid cmd) {
+    if (cmd.counter() != Counter.NONE) {
+      engine.count(cmd.counter());
+    }
+    return cmd.reply();
+  }
+
+  private static Reply found(Job j) {
+    return j == null ? Reply.Word.NOT_FOUND : Reply.JobBody.found(j.id, j.body);
+  }
+}

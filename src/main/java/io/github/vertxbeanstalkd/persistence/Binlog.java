@@ -1,0 +1,307 @@
+package io.github.vertxbeanstalkd.persistence;
+
+import io.github.vertxbeanstalkd.persistence.BinlogRecord.Delete;
+import io.github.vertxbeanstalkd.persistence.BinlogRecord.HighWater;
+import io.github.vertxbeanstalkd.persistence.BinlogRecord.JobSnapshot;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The engine's write-ahead log. Every method but {@link #open} and {@link #close} is called on the
+ * engine thread only and never blocks: {@link #append} does the bookkeeping (which segment a record
+ * lands in, live jobs per segment, sizes) and queues the record for the {@link LogWriter} thread,
+ * which writes and fsyncs and reports back through the engine-thread {@link Executor}. The engine
+ * acknowledges a change once {@link BinlogListener#onDurable} reached its sequence.
+ *
+ * <p>Compaction: old segments are deleted oldest first once no live job is based in them. The
+ * engine keeps that moving by rewriting the live jobs that {@link #jobsToMigrate} names as fresh
+ * snapshots, which keeps the disk within about twice the live data plus two segments.
+ */
+public final class Binlog {
+  private static final Logger log = LoggerFactory.getLogger(Binlog.class);
+  private static final long[] NONE = new long[0];
+  /** Header plus the high-water record every segment starts with. */
+  private static final long SEGMENT_START_BYTES =
+      SegmentFile.HEADER_BYTES + RecordCodec.frameBytes(new HighWater(1));
+  static final long MAX_RESERVE_BYTES = 1024 * 1024;
+  static final long DISK_FULL_RETRY_MILLIS = 1000;
+
+  /** Whether changes can be made durable. */
+  public enum Health {
+    /** Everything is accepted. */
+    WRITING,
+    /** No room: puts, releases, buries and kicks answer OUT_OF_MEMORY; deletes still go through. */
+    DISK_FULL,
+    /** A write or fsync failed: nothing more is acknowledged. */
+    FAILED
+  }
+
+  private final long segmentSizeBytes;
+  private final BinlogListener listener;
+  private final LogWriter writer;
+  private final Thread writerThread;
+  private final DirectoryLock lock;
+  private final long reserveBytes;
+  private final SegmentLedger ledger = new SegmentLedger();
+  private RecoveredLog recovered;
+  private Health health = Health.WRITING;
+  private long nextSequence = 1;
+  private long durableSequence;
+  private long nextJobIdFloor = 1;
+  private long recordsWritten;
+  private long recordsMigrated;
+  /** After a recover start, every older segment is compacted away so the damage is gone. */
+  private long migrateAllBelow;
+  private boolean isClosed;
+
+  private Binlog(BinlogConfig config, Executor engineThread, BinlogListener listener, LogFiles files,
+      DirectoryLock lock, long reserveBytes, long retryMillis) {
+    this.segmentSizeBytes = config.segmentSizeBytes();
+    this.listener = listener;
+    this.lock = lock;
+    this.reserveBytes = reserveBytes;
+    if (lock == null) {
+      writer = null;
+      writerThread = null;
+      recovered = RecoveredLog.empty();
+      return;
+    }
+    SpaceReserve reserve = new SpaceReserve(files, config.dir(), reserveBytes);
+    writer = new LogWriter(files, config.dir(), config.fsync(), reserve, reserveBytes + segmentSizeBytes,
+        retryMillis, new EngineThreadReports(this, engineThread));
+    writerThread = new Thread(writer, "binlog-writer");
+    writerThread.setDaemon(true);
+  }
+
+  /** No log: every append is durable at once; stats are 0. */
+  public static Binlog inMemory(BinlogConfig config) {
+    return new Binlog(config, Runnable::run, null, null, null, 0, 0);
+  }
+
+  /**
+   * Locks the directory, replays it (see {@link #takeRecovered()}) and starts the writer. Blocks
+   * while it reads the log: call it off the event loop.
+   *
+   * @param engineThread runs a task on the engine thread, for example
+   *     {@code t -> context.runOnContext(v -> t.run())}
+   * @throws BinlogDamageException when the log is damaged and recovery was not asked for
+   * @throws IOException when the directory is locked by another server or cannot be read
+   */
+  public static Binlog open(BinlogConfig config, Executor engineThread, BinlogListener listener)
+      throws IOException {
+    if (!config.isEnabled()) {
+      return inMemory(config);
+    }
+    long reserve = Math.min(MAX_RESERVE_BYTES, config.segmentSizeBytes());
+    return open(config, engineThread, listener, DiskLogFiles.INSTANCE, reserve, DISK_FULL_RETRY_MILLIS);
+  }
+
+  static Binlog open(BinlogConfig config, Executor engineThread, BinlogListener listener, LogFiles files,
+      long reserveBytes, long retryMillis) throws IOException {
+    Files.createDirectories(config.dir());
+    DirectoryLock lock = DirectoryLock.acquire(config.dir());
+    try {
+      RecoveredLog recovered = Replay.read(config.dir(), config.isRecoverRequested());
+      if (recovered.tornTail() != null) {
+        recovered.tornTail().cut();
+      }
+      Binlog b = new Binlog(config, engineThread, listener, files, lock, reserveBytes, retryMillis);
+      b.start(recovered);
+      return b;
+    } catch (IOException | RuntimeException e) {
+      lock.close();
+      throw e;
+    }
+  }
+
+  private void start(RecoveredLog found) {
+    recovered = found;
+    long index = 0;
+    for (RecoveredLog.Segment s : found.segments()) {
+      // A hole (skipped in recover mode) gets an empty stand-in so indexes stay consecutive.
+      while (index > 0 && ++index < s.index()) {
+        ledger.open(index, 0);
+      }
+      ledger.open(s.index(), s.bytes());
+      index = s.index();
+    }
+    for (int i = 0; i < found.jobs().size(); i++) {
+      ledger.restore(found.jobs().get(i).id(), found.baseSegment(i), found.baseFrameBytes(i));
+    }
+    nextJobIdFloor = found.nextJobId();
+    long first = found.tornTail() != null && found.tornTail().offset() < SegmentFile.HEADER_BYTES
+        ? SegmentFile.indexOf(found.tornTail().file()) : index + 1;
+    if (found.damagedRegionsSkipped() > 0) {
+      migrateAllBelow = first;
+    }
+    writerThread.start();
+    startSegment(first);
+    deleteUnneeded();
+  }
+
+  /** What replay found, once; the engine rebuilds from it, and the memory is freed after. */
+  public RecoveredLog takeRecovered() {
+    RecoveredLog r = recovered;
+    recovered = RecoveredLog.empty();
+    return r;
+  }
+
+  /**
+   * Queues {@code r}; returns its sequence, to be compared with {@link #durableSequence()}. In memory
+   * only, returns 0 (always durable).
+   *
+   * @throws IllegalStateException once the log has {@link Health#FAILED}
+   */
+  public long append(BinlogRecord r) {
+    if (writer == null) {
+      return 0;
+    }
+    if (health == Health.FAILED || isClosed) {
+      throw new IllegalStateException(
+          "binlog: " + (isClosed ? "closed" : "failed") + ", nothing can be written");
+    }
+    int frameBytes = RecordCodec.frameBytes(r);
+    SegmentLedger.Segment current = ledger.current();
+    // A record larger than a segment gets a segment to itself.
+    if (current.bytes + frameBytes > segmentSizeBytes && current.bytes > SEGMENT_START_BYTES) {
+      startSegment(current.index + 1);
+    }
+    long sequence = place(r, frameBytes);
+    deleteUnneeded();
+    return sequence;
+  }
+
+  private void startSegment(long index) {
+    ledger.open(index, SegmentFile.HEADER_BYTES);
+    writer.submit(new WriterTask.StartSegment(index));
+    HighWater mark = new HighWater(nextJobIdFloor);
+    place(mark, RecordCodec.frameBytes(mark));
+  }
+
+  private long place(BinlogRecord r, int frameBytes) {
+    ledger.place(frameBytes);
+    if (r instanceof JobSnapshot j) {
+      if (ledger.rebase(j.id(), frameBytes)) {
+        recordsMigrated++;
+      }
+      nextJobIdFloor = Math.max(nextJobIdFloor, j.id() + 1);
+    } else if (r instanceof Delete d) {
+      ledger.forget(d.id());
+    }
+    recordsWritten++;
+    long sequence = nextSequence++;
+    writer.submit(new WriterTask.Append(sequence, r));
+    return sequence;
+  }
+
+  private void deleteUnneeded() {
+    for (SegmentLedger.Segment s : ledger.takeUnneeded()) {
+      writer.submit(new WriterTask.DeleteSegment(s.index));
+    }
+  }
+
+  /** The highest sequence that is durable under the policy. */
+  public long durableSequence() {
+    return writer == null ? Long.MAX_VALUE : durableSequence;
+  }
+
+  public Health health() {
+    return health;
+  }
+
+  /** True when {@link #jobsToMigrate} has work: the oldest segment should be emptied. */
+  public boolean isCompactionDue() {
+    if (writer == null || health == Health.FAILED || ledger.segmentCount() < 2) {
+      return false;
+    }
+    SegmentLedger.Segment oldest = ledger.oldest();
+    if (oldest.index < migrateAllBelow) {
+      return true;
+    }
+    if (health == Health.DISK_FULL && oldest.liveBytes > reserveBytes / 4) {
+      return false;
+    }
+    // Cheap when the oldest is mostly garbage; necessary when the whole log outgrows its bound.
+    return oldest.liveBytes * 8 <= oldest.bytes
+        || ledger.diskBytes() > 2 * ledger.liveBytes() + segmentSizeBytes;
+  }
+
+  /**
+   * Up to {@code maxJobs} live jobs to rewrite now: append a fresh {@link JobSnapshot} of each
+   * (reserved jobs as ready). Rewrite every id returned: the search resumes after the last one.
+   */
+  public long[] jobsToMigrate(int maxJobs) {
+    return isCompactionDue() ? ledger.liveInOldest(maxJobs) : NONE;
+  }
+
+  /** stats-job {@code file}: the segment holding the job's snapshot, 0 if none. */
+  public long segmentOf(long jobId) {
+    return writer == null ? 0 : ledger.baseOf(jobId);
+  }
+
+  public BinlogStats stats() {
+    if (writer == null) {
+      return new BinlogStats(0, 0, 0, 0, segmentSizeBytes);
+    }
+    return new BinlogStats(ledger.oldest().index, ledger.current().index, recordsMigrated, recordsWritten,
+        segmentSizeBytes);
+  }
+
+  long diskBytes() {
+    return ledger.diskBytes();
+  }
+
+  long liveBytes() {
+    return ledger.liveBytes();
+  }
+
+  /**
+   * Writes and fsyncs everything appended, stops the writer and unlocks the directory. Call after
+   * the last append, from any thread; blocks up to about ten seconds.
+   */
+  public void close() throws IOException {
+    if (writer == null || isClosed) {
+      return;
+    }
+    isClosed = true;
+    writer.submit(new WriterTask.Stop());
+    try {
+      writerThread.join(10_000);
+      if (writerThread.isAlive()) {
+        log.warn("binlog: writer still busy after 10 s (disk full?); stopping it");
+        writerThread.interrupt();
+        writerThread.join(1_000);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      lock.close();
+    }
+  }
+
+  /** The writer's news, on the engine thread. */
+  void onWritten(long sequence) {
+    if (sequence > durableSequence) {
+      durableSequence = sequence;
+      listener.onDurable(sequence);
+    }
+  }
+
+  void onHealth(Health from, Health to) {
+    if (health == from) {
+      health = to;
+      listener.onHealthChanged(to);
+    }
+  }
+
+  void onFailed(Throwable cause) {
+    if (health != Health.FAILED) {
+      health = Health.FAILED;
+      listener.onHealthChanged(health);
+      listener.onFailure(cause);
+    }
+  }
+}

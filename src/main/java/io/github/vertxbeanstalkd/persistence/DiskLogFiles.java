@@ -1,0 +1,67 @@
+package io.github.vertxbeanstalkd.persistence;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/** {@link LogFiles} on the real file system, through {@link FileChannel}. */
+final class DiskLogFiles implements LogFiles {
+  static final DiskLogFiles INSTANCE = new DiskLogFiles();
+
+  private DiskLogFiles() {}
+
+  @Override
+  public LogFile create(Path file) throws IOException {
+    FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    return new LogFile() {
+      @Override
+      public void write(ByteBuffer[] buffers) throws IOException {
+        long remaining = 0;
+        for (ByteBuffer b : buffers) {
+          remaining += b.remaining();
+        }
+        while (remaining > 0) {
+          remaining -= channel.write(buffers);
+        }
+      }
+
+      @Override
+      public void force() throws IOException {
+        // The file only grows by appends; fdatasync also makes the new length durable.
+        channel.force(false);
+      }
+
+      @Override
+      public void truncate(long bytes) throws IOException {
+        channel.truncate(bytes);
+        channel.position(bytes);
+      }
+
+      @Override
+      public void close() throws IOException {
+        channel.close();
+      }
+    };
+  }
+
+  @Override
+  public void delete(Path file) throws IOException {
+    Files.deleteIfExists(file);
+  }
+
+  @Override
+  public void syncDirectory(Path dir) throws IOException {
+    // POSIX: a new or removed name is durable only once its directory is fsynced.
+    try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+      d.force(true);
+    }
+  }
+
+  @Override
+  public long usableSpace(Path dir) throws IOException {
+    return Files.getFileStore(dir).getUsableSpace();
+  }
+}

@@ -1,0 +1,34 @@
+package io.github.vertxbeanstalkd.persistence;
+
+import java.util.concurrent.Executor;
+
+/** Carries the writer's news to the engine thread, where all the state of a {@link Binlog} lives. */
+final class EngineThreadReports implements WriterReports {
+  private final Binlog binlog;
+  private final Executor engineThread;
+
+  EngineThreadReports(Binlog binlog, Executor engineThread) {
+    this.binlog = binlog;
+    this.engineThread = engineThread;
+  }
+
+  @Override
+  public void written(long sequence) {
+    engineThread.execute(() -> binlog.onWritten(sequence));
+  }
+
+  @Override
+  public void diskFull() {
+    engineThread.execute(() -> binlog.onHealth(Binlog.Health.WRITING, Binlog.Health.DISK_FULL));
+  }
+
+  @Override
+  public void spaceAvailable() {
+    engineThread.execute(() -> binlog.onHealth(Binlog.Health.DISK_FULL, Binlog.Health.WRITING));
+  }
+
+  @Override
+  public void failed(Throwable cause) {
+    engineThread.execute(() -> binlog.onFailed(cause));
+  }
+}

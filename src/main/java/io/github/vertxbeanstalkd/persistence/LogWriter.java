@@ -1,0 +1,288 @@
+package io.github.vertxbeanstalkd.persistence;
+
+import io.github.vertxbeanstalkd.persistence.WriterTask.Append;
+import io.github.vertxbeanstalkd.persistence.WriterTask.DeleteSegment;
+import io.github.vertxbeanstalkd.persistence.WriterTask.StartSegment;
+import io.github.vertxbeanstalkd.persistence.WriterTask.Stop;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one thread that writes and fsyncs the log, so the engine's event loop never waits for a disk.
+ * Group commit: it takes every task queued, writes the records, fsyncs once (policy always), and
+ * reports the highest sequence. With an interval policy, a timer fsyncs every write within the
+ * interval even when no more work comes. A write that fails for lack of space is cut back and
+ * retried once there is room ({@link SpaceReserve}); any other write error, and any fsync error,
+ * stops the writer for good: after a failed fsync the kernel may have dropped the dirty pages, so
+ * nothing written since the last good fsync can be trusted.
+ */
+final class LogWriter implements Runnable {
+  private static final Logger log = LoggerFactory.getLogger(LogWriter.class);
+  /** Encoded records held in memory before a write, so a burst of big jobs stays bounded. */
+  private static final long MAX_PENDING_BYTES = 4L * 1024 * 1024;
+
+  private final LinkedBlockingQueue<WriterTask> queue = new LinkedBlockingQueue<>();
+  private final LogFiles files;
+  private final Path dir;
+  private final FsyncPolicy policy;
+  private final SpaceReserve reserve;
+  /** Usable space needed, besides the reserve, before puts are accepted again. */
+  private final long resumeBytes;
+  private final long retryNanos;
+  private final WriterReports reports;
+
+  private final ArrayList<WriterTask> batch = new ArrayList<>();
+  private final ArrayList<ByteBuffer> pending = new ArrayList<>();
+  private final ArrayList<Long> pendingSequences = new ArrayList<>();
+  private long pendingBytes;
+  private long highestWritten;
+  private long highestReported;
+  private LogFiles.LogFile current;
+  /** Bytes in the current file that are whole records (or the header). */
+  private long position;
+  private boolean isDirty;
+  private long dirtySinceNanos;
+  private boolean isDiskFull;
+  private long nextSpaceCheckNanos;
+
+  LogWriter(LogFiles files, Path dir, FsyncPolicy policy, SpaceReserve reserve, long resumeBytes,
+      long retryMillis, WriterReports reports) {
+    this.files = files;
+    this.dir = dir;
+    this.policy = policy;
+    this.reserve = reserve;
+    this.resumeBytes = resumeBytes;
+    this.retryNanos = TimeUnit.MILLISECONDS.toNanos(retryMillis);
+    this.reports = reports;
+  }
+
+  /** Any thread; the engine thread in practice. */
+  void submit(WriterTask task) {
+    queue.add(task);
+  }
+
+  @Override
+  public void run() {
+    try {
+      if (!reserve.ensure()) {
+        enterDiskFull();
+      }
+      boolean isStopped = false;
+      while (!isStopped) {
+        WriterTask first = next();
+        if (first != null) {
+          batch.add(first);
+          queue.drainTo(batch);
+          isStopped = runBatch();
+          batch.clear();
+        }
+        onTimer();
+      }
+    } catch (InterruptedException e) {
+      log.warn("binlog: writer stopped with {} tasks not done", queue.size() + batch.size());
+    } catch (IOException | RuntimeException e) {
+      log.error("binlog: write failed; no further change will be acknowledged", e);
+      reports.failed(e);
+    } finally {
+      closeCurrent();
+    }
+  }
+
+  private WriterTask next() throws InterruptedException {
+    long wakeNanos = Long.MAX_VALUE;
+    if (isDirty && policy instanceof FsyncPolicy.Interval interval) {
+      wakeNanos = dirtySinceNanos + TimeUnit.MILLISECONDS.toNanos(interval.millis());
+    }
+    if (isDiskFull) {
+      wakeNanos = Math.min(wakeNanos, nextSpaceCheckNanos);
+    }
+    if (wakeNanos == Long.MAX_VALUE) {
+      return queue.take();
+    }
+    long waitNanos = wakeNanos - System.nanoTime();
+    return waitNanos <= 0 ? queue.poll() : queue.poll(waitNanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** Returns true when a {@link Stop} was done. */
+  private boolean runBatch() throws IOException, InterruptedException {
+    boolean isStopped = false;
+    for (WriterTask task : batch) {
+      if (task instanceof Append a) {
+        ByteBuffer frame = RecordCodec.encode(a.record());
+        pending.add(frame);
+        pendingSequences.add(a.sequence());
+        pendingBytes += frame.remaining();
+        if (pendingBytes >= MAX_PENDING_BYTES) {
+          writePending();
+        }
+      } else {
+        writePending();
+        if (task instanceof StartSegment s) {
+          startSegment(s.index());
+        } else if (task instanceof DeleteSegment d) {
+          // Only once the records that made it unneeded (migrations, deletes) are on disk.
+          sync();
+          files.delete(SegmentFile.path(dir, d.index()));
+          files.syncDirectory(dir);
+        } else if (task instanceof Stop) {
+          isStopped = true;
+        }
+      }
+    }
+    writePending();
+    if (policy instanceof FsyncPolicy.Always || isStopped) {
+      sync();
+    }
+    report(highestWritten);
+    return isStopped;
+  }
+
+  private void writePending() throws IOException, InterruptedException {
+    if (pending.isEmpty()) {
+      return;
+    }
+    ByteBuffer[] frames = pending.toArray(new ByteBuffer[0]);
+    try {
+      current.write(frames);
+      written(pendingBytes);
+    } catch (IOException e) {
+      if (!SpaceReserve.isNoSpace(e)) {
+        throw e;
+      }
+      // Cut off what part of the batch made it, then go record by record as room allows.
+      current.truncate(position);
+      awaitSpace();
+      for (int i = 0; i < frames.length; i++) {
+        writeOne(frames[i].rewind());
+        if (policy instanceof FsyncPolicy.Always) {
+          sync();
+        }
+        report(pendingSequences.get(i));
+      }
+    }
+    highestWritten = pendingSequences.get(pendingSequences.size() - 1);
+    pending.clear();
+    pendingSequences.clear();
+    pendingBytes = 0;
+  }
+
+  private void report(long sequence) {
+    if (sequence > highestReported) {
+      highestReported = sequence;
+      reports.written(sequence);
+    }
+  }
+
+  private void writeOne(ByteBuffer frame) throws IOException, InterruptedException {
+    while (true) {
+      try {
+        current.write(new ByteBuffer[] {frame});
+        written(frame.limit());
+        return;
+      } catch (IOException e) {
+        if (!SpaceReserve.isNoSpace(e)) {
+          throw e;
+        }
+        current.truncate(position);
+        frame.rewind();
+        awaitSpace();
+      }
+    }
+  }
+
+  private void written(long bytes) {
+    position += bytes;
+    if (!isDirty) {
+      isDirty = true;
+      dirtySinceNanos = System.nanoTime();
+    }
+  }
+
+  private void startSegment(long index) throws IOException, InterruptedException {
+    // The finished segment is fsynced before the next one starts, whatever the policy: only the
+    // newest segment may then end in a torn record, and replay can tell a crash from damage.
+    sync();
+    closeCurrent();
+    Path file = SegmentFile.path(dir, index);
+    while (current == null) {
+      LogFiles.LogFile f = null;
+      try {
+        f = files.create(file);
+        f.write(new ByteBuffer[] {SegmentFile.header(index)});
+        current = f;
+      } catch (IOException e) {
+        if (f != null) {
+          f.close();
+          files.delete(file);
+        }
+        if (!SpaceReserve.isNoSpace(e)) {
+          throw e;
+        }
+        awaitSpace();
+      }
+    }
+    position = 0;
+    written(SegmentFile.HEADER_BYTES);
+    files.syncDirectory(dir);
+  }
+
+  /** Out of space: give the reserve to the log, or wait and try again. */
+  private void awaitSpace() throws IOException, InterruptedException {
+    enterDiskFull();
+    if (reserve.release()) {
+      log.warn("binlog: disk full; using the space reserve for deletes, puts answer OUT_OF_MEMORY");
+      return;
+    }
+    sync();
+    Thread.sleep(TimeUnit.NANOSECONDS.toMillis(retryNanos));
+  }
+
+  private void enterDiskFull() {
+    if (!isDiskFull) {
+      isDiskFull = true;
+      nextSpaceCheckNanos = System.nanoTime() + retryNanos;
+      log.warn("binlog: disk full in {}; puts answer OUT_OF_MEMORY until there is room", dir);
+      reports.diskFull();
+    }
+  }
+
+  private void onTimer() throws IOException {
+    long now = System.nanoTime();
+    if (isDirty && policy instanceof FsyncPolicy.Interval interval
+        && now - dirtySinceNanos >= TimeUnit.MILLISECONDS.toNanos(interval.millis())) {
+      sync();
+    }
+    if (isDiskFull && now - nextSpaceCheckNanos >= 0) {
+      nextSpaceCheckNanos = now + retryNanos;
+      if (files.usableSpace(dir) >= resumeBytes && reserve.ensure()) {
+        isDiskFull = false;
+        log.info("binlog: disk space available again in {}; puts accepted", dir);
+        reports.spaceAvailable();
+      }
+    }
+  }
+
+  private void sync() throws IOException {
+    if (isDirty && current != null) {
+      current.force();
+      isDirty = false;
+    }
+  }
+
+  private void closeCurrent() {
+    if (current != null) {
+      try {
+        current.close();
+      } catch (IOException e) {
+        log.warn("binlog: closing a segment failed", e);
+      }
+      current = null;
+    }
+  }
+}

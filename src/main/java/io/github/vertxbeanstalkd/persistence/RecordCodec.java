@@ -1,0 +1,246 @@
+package io.github.vertxbeanstalkd.persistence;
+
+import io.github.vertxbeanstalkd.persistence.BinlogRecord.Bury;
+import io.github.vertxbeanstalkd.persistence.BinlogRecord.Delete;
+import io.github.vertxbeanstalkd.persistence.BinlogRecord.HighWater;
+import io.github.vertxbeanstalkd.persistence.BinlogRecord.JobSnapshot;
+import io.github.vertxbeanstalkd.persistence.BinlogRecord.Kick;
+import io.github.vertxbeanstalkd.persistence.BinlogRecord.Release;
+import io.github.vertxbeanstalkd.persistence.BinlogRecord.Reserve;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.zip.CRC32C;
+
+/**
+ * Writes and reads one record frame: {@code [u32 length][u32 crc32c][u8 type][payload]}, big-endian,
+ * where length counts type and payload, and the checksum covers the length field, the type and the
+ * payload. The layouts are in FORMAT.md; change them only by its checklist.
+ */
+final class RecordCodec {
+  /** Length and checksum fields. */
+  static final int FRAME_HEADER_BYTES = 8;
+  static final byte HIGH_WATER = 1;
+  static final byte JOB = 2;
+  static final byte DELETE = 3;
+  static final byte RELEASE = 4;
+  static final byte BURY = 5;
+  static final byte KICK = 6;
+  static final byte RESERVE = 7;
+  private static final int COUNTERS_BYTES = 5 * 4;
+  /** Type plus the fixed part of a job: id, state, pri, delay, ttr, readyAt, created, counters, lengths. */
+  static final int JOB_FIXED_BYTES = 1 + 8 + 1 + 4 + 4 + 4 + 8 + 8 + COUNTERS_BYTES + 1 + 4;
+  /** Bodies are at most 1 GiB (ServerConfig.MAX_JOB_SIZE_LIMIT); tube names at most 255 bytes. */
+  static final int MAX_LENGTH = JOB_FIXED_BYTES + 255 + (1 << 30);
+
+  private RecordCodec() {}
+
+  /** The length field of a record of this type, or -1 when it varies (a job snapshot). */
+  static int fixedLength(byte type) {
+    return switch (type) {
+      case HIGH_WATER, DELETE -> 1 + 8;
+      case RELEASE -> 1 + 8 + 4 + 4 + 8 + COUNTERS_BYTES;
+      case BURY -> 1 + 8 + 4 + COUNTERS_BYTES;
+      case KICK, RESERVE -> 1 + 8 + COUNTERS_BYTES;
+      case JOB -> -1;
+      default -> 0;
+    };
+  }
+
+  /** Bytes the whole frame takes on disk. */
+  static int frameBytes(BinlogRecord r) {
+    if (r instanceof JobSnapshot j) {
+      return FRAME_HEADER_BYTES + JOB_FIXED_BYTES + tubeBytes(j.tube()).length + j.body().length;
+    }
+    return FRAME_HEADER_BYTES + fixedLength(typeOf(r));
+  }
+
+  static byte typeOf(BinlogRecord r) {
+    if (r instanceof JobSnapshot) {
+      return JOB;
+    } else if (r instanceof Delete) {
+      return DELETE;
+    } else if (r instanceof Release) {
+      return RELEASE;
+    } else if (r instanceof Bury) {
+      return BURY;
+    } else if (r instanceof Kick) {
+      return KICK;
+    } else if (r instanceof Reserve) {
+      return RESERVE;
+    }
+    return HIGH_WATER;
+  }
+
+  /** The whole frame, ready to write (position 0, limit at its end). */
+  static ByteBuffer encode(BinlogRecord r) {
+    byte type = typeOf(r);
+    ByteBuffer b = ByteBuffer.allocate(frameBytes(r));
+    b.putInt(b.capacity() - FRAME_HEADER_BYTES).putInt(0).put(type);
+    if (r instanceof JobSnapshot j) {
+      byte[] tube = tubeBytes(j.tube());
+      b.putLong(j.id()).put((byte) j.state().code()).putInt(j.priority()).putInt(j.delaySeconds())
+          .putInt(j.ttrSeconds()).putLong(j.readyAtEpochMillis()).putLong(j.createdEpochMillis());
+      putCounters(b, j.counters());
+      b.put((byte) tube.length).put(tube).putInt(j.body().length).put(j.body());
+    } else if (r instanceof Delete d) {
+      b.putLong(d.id());
+    } else if (r instanceof Release rel) {
+      b.putLong(rel.id()).putInt(rel.priority()).putInt(rel.delaySeconds()).putLong(rel.readyAtEpochMillis());
+      putCounters(b, rel.counters());
+    } else if (r instanceof Bury bury) {
+      b.putLong(bury.id()).putInt(bury.priority());
+      putCounters(b, bury.counters());
+    } else if (r instanceof Kick k) {
+      putCounters(b.putLong(k.id()), k.counters());
+    } else if (r instanceof Reserve res) {
+      putCounters(b.putLong(res.id()), res.counters());
+    } else if (r instanceof HighWater h) {
+      b.putLong(h.nextJobId());
+    }
+    b.putInt(4, checksum(b.array(), 0, b.capacity()));
+    return b.flip();
+  }
+
+  /**
+   * Reads the frame at {@code offset} of {@code data[0, end)}: a record, or why there is none.
+   * Never throws on bad input: damage is an outcome, not a bug.
+   */
+  static Frame read(byte[] data, int offset, int end) {
+    if (end - offset < FRAME_HEADER_BYTES) {
+      return Frame.incomplete("only " + (end - offset) + " bytes left for a record header");
+    }
+    ByteBuffer b = ByteBuffer.wrap(data, offset, end - offset).slice();
+    int length = b.getInt(0);
+    if (length < 1 || length > MAX_LENGTH) {
+      return Frame.damaged("impossible record length " + Integer.toUnsignedString(length));
+    }
+    if ((long) end - offset - FRAME_HEADER_BYTES < length) {
+      return Frame.incomplete("record of " + length + " bytes runs past the end of the file");
+    }
+    byte type = b.get(FRAME_HEADER_BYTES);
+    int fixed = fixedLength(type);
+    if (fixed == 0 || (fixed > 0 && fixed != length) || (fixed < 0 && length < JOB_FIXED_BYTES)) {
+      return Frame.damaged("record type " + type + " with length " + length);
+    }
+    if (checksum(data, offset, FRAME_HEADER_BYTES + length) != b.getInt(4)) {
+      return Frame.damaged("checksum mismatch");
+    }
+    b.position(FRAME_HEADER_BYTES + 1).limit(FRAME_HEADER_BYTES + length);
+    BinlogRecord r = decode(type, b);
+    return r == null ? Frame.damaged("inconsistent payload of record type " + type)
+        : Frame.of(r, FRAME_HEADER_BYTES + length);
+  }
+
+  /** True if a frame with a valid checksum starts at {@code offset}; cheap checks first. */
+  static boolean isFrameAt(byte[] data, int offset, int end) {
+    if (end - offset < FRAME_HEADER_BYTES + 1) {
+      return false;
+    }
+    ByteBuffer b = ByteBuffer.wrap(data, offset, end - offset).slice();
+    int length = b.getInt(0);
+    if (length < 1 || length > end - offset - FRAME_HEADER_BYTES) {
+      return false;
+    }
+    int fixed = fixedLength(b.get(FRAME_HEADER_BYTES));
+    if (fixed == 0 || (fixed > 0 && fixed != length)) {
+      return false;
+    }
+    if (fixed < 0) {
+      if (length < JOB_FIXED_BYTES) {
+        return false;
+      }
+      int tubeLength = Byte.toUnsignedInt(b.get(FRAME_HEADER_BYTES + JOB_FIXED_BYTES - 5));
+      if (JOB_FIXED_BYTES + tubeLength > length) {
+        return false;
+      }
+      int bodyLength = b.getInt(FRAME_HEADER_BYTES + JOB_FIXED_BYTES - 4 + tubeLength);
+      if ((long) JOB_FIXED_BYTES + tubeLength + bodyLength != length) {
+        return false;
+      }
+    }
+    return read(data, offset, end).record() != null;
+  }
+
+  private static BinlogRecord decode(byte type, ByteBuffer b) {
+    long id = b.getLong();
+    switch (type) {
+      case HIGH_WATER:
+        return new HighWater(id);
+      case DELETE:
+        return new Delete(id);
+      case RELEASE:
+        return new Release(id, b.getInt(), b.getInt(), b.getLong(), counters(b));
+      case BURY:
+        return new Bury(id, b.getInt(), counters(b));
+      case KICK:
+        return new Kick(id, counters(b));
+      case RESERVE:
+        return new Reserve(id, counters(b));
+      default:
+        return decodeJob(id, b);
+    }
+  }
+
+  private static JobSnapshot decodeJob(long id, ByteBuffer b) {
+    SnapshotState state = SnapshotState.ofCode(b.get());
+    int priority = b.getInt();
+    int delaySeconds = b.getInt();
+    int ttrSeconds = b.getInt();
+    long readyAt = b.getLong();
+    long created = b.getLong();
+    JobCounters counters = counters(b);
+    byte[] tube = new byte[Byte.toUnsignedInt(b.get())];
+    if (state == null || b.remaining() < tube.length + 4) {
+      return null;
+    }
+    b.get(tube);
+    int bodyLength = b.getInt();
+    if (bodyLength != b.remaining()) {
+      return null;
+    }
+    byte[] body = new byte[bodyLength];
+    b.get(body);
+    return new JobSnapshot(id, new String(tube, StandardCharsets.ISO_8859_1), state, priority,
+        delaySeconds, readyAt, ttrSeconds, created, counters, body);
+  }
+
+  private static void putCounters(ByteBuffer b, JobCounters c) {
+    b.putInt(c.reserves()).putInt(c.timeouts()).putInt(c.releases()).putInt(c.buries()).putInt(c.kicks());
+  }
+
+  private static JobCounters counters(ByteBuffer b) {
+    return new JobCounters(b.getInt(), b.getInt(), b.getInt(), b.getInt(), b.getInt());
+  }
+
+  /** Tube names are protocol bytes; ISO-8859-1 maps each byte to one char and back. */
+  private static byte[] tubeBytes(String tube) {
+    byte[] bytes = tube.getBytes(StandardCharsets.ISO_8859_1);
+    if (bytes.length > 255) {
+      throw new IllegalArgumentException("tube name longer than 255 bytes: " + bytes.length);
+    }
+    return bytes;
+  }
+
+  /** CRC32C over the length field, then type and payload (skipping the checksum field itself). */
+  static int checksum(byte[] data, int frameOffset, int frameBytes) {
+    CRC32C crc = new CRC32C();
+    crc.update(data, frameOffset, 4);
+    crc.update(data, frameOffset + FRAME_HEADER_BYTES, frameBytes - FRAME_HEADER_BYTES);
+    return (int) crc.getValue();
+  }
+
+  /** The outcome of reading one frame. */
+  record Frame(BinlogRecord record, int frameBytes, String problem, boolean isIncomplete) {
+    static Frame of(BinlogRecord r, int frameBytes) {
+      return new Frame(r, frameBytes, null, false);
+    }
+
+    static Frame damaged(String problem) {
+      return new Frame(null, 0, problem, false);
+    }
+
+    static Frame incomplete(String problem) {
+      return new Frame(null, 0, problem, true);
+    }
+  }
+}

@@ -1,0 +1,221 @@
+package io.github.vertxbeanstalkd.persistence;
+
+import io.github.vertxbeanstalkd.persistence.BinlogRecord.Bury;
+import io.github.vertxbeanstalkd.persistence.BinlogRecord.Delete;
+import io.github.vertxbeanstalkd.persistence.BinlogRecord.HighWater;
+import io.github.vertxbeanstalkd.persistence.BinlogRecord.JobSnapshot;
+import io.github.vertxbeanstalkd.persistence.BinlogRecord.Kick;
+import io.github.vertxbeanstalkd.persistence.BinlogRecord.Release;
+import io.github.vertxbeanstalkd.persistence.BinlogRecord.Reserve;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads a binlog directory back into the jobs it describes. Read-only: cutting a torn tail off is
+ * left to {@link Binlog#open}, which holds the directory lock.
+ *
+ * <p>A bad record is a torn tail only at the very end of the newest segment, with no good record
+ * after it, and only if it runs past the end of the file or the file ends in a zero-filled sector
+ * (what an interrupted append leaves). Anything else is damage: start-up refuses, naming file and
+ * offset, unless {@code recover} is set, in which case the bad stretch is skipped up to the next
+ * good record and counted. A damaged record is never returned as job data: every record is checked
+ * against its CRC32C before it is decoded.
+ */
+public final class Replay {
+  private static final Logger log = LoggerFactory.getLogger(Replay.class);
+  /** Torn writes happen in whole disk sectors. */
+  private static final int SECTOR_BYTES = 512;
+
+  /** A live job while replaying: its latest state and where its snapshot is stored. */
+  private static final class Live {
+    JobSnapshot job;
+    long baseSegment;
+    int baseFrameBytes;
+  }
+
+  private final boolean isRecoverEnabled;
+  private final Map<Long, Live> live = new HashMap<>();
+  private final List<RecoveredLog.Segment> segments = new ArrayList<>();
+  private long nextJobId = 1;
+  private long recordsRead;
+  private long damagedRegions;
+  private long damagedBytes;
+  private RecoveredLog.TornTail tornTail;
+
+  private Replay(boolean isRecoverEnabled) {
+    this.isRecoverEnabled = isRecoverEnabled;
+  }
+
+  /**
+   * Replays every segment in {@code dir}, oldest first.
+   *
+   * @param recover skip damaged records (counted in the result) instead of refusing
+   * @throws BinlogDamageException when the log is damaged and {@code recover} is false
+   * @throws IOException when the files cannot be read, or were written by another format version
+   */
+  public static RecoveredLog read(Path dir, boolean recover) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      return RecoveredLog.empty();
+    }
+    Replay replay = new Replay(recover);
+    List<Path> files = SegmentFile.list(dir);
+    for (int i = 0; i < files.size(); i++) {
+      long index = SegmentFile.indexOf(files.get(i));
+      if (i > 0 && index != SegmentFile.indexOf(files.get(i - 1)) + 1) {
+        // Segments are deleted oldest first, so a hole means a file was lost.
+        replay.damage(SegmentFile.path(dir, index - 1), 0, "segment file missing", 0);
+      }
+      replay.readSegment(files.get(i), index, i == files.size() - 1);
+    }
+    if (replay.damagedRegions > 0) {
+      log.warn("binlog: recover: skipped {} damaged region(s), {} bytes; jobs stored there are lost",
+          replay.damagedRegions, replay.damagedBytes);
+    }
+    return replay.result();
+  }
+
+  private void readSegment(Path file, long index, boolean isLast) throws IOException {
+    byte[] data = Files.readAllBytes(file);
+    int end = data.length;
+    int p = SegmentFile.HEADER_BYTES;
+    String headerProblem = SegmentFile.headerProblem(data, index);
+    if (headerProblem != null) {
+      if (SegmentFile.isOtherVersion(data)) {
+        throw new IOException("binlog: " + file + " was written in " + headerProblem
+            + "; this server reads format version " + SegmentFile.FORMAT_VERSION);
+      }
+      if (isTornTail(data, 0, end < SegmentFile.HEADER_BYTES, isLast)) {
+        tornTail = new RecoveredLog.TornTail(file, 0, end);
+        return;
+      }
+      p = skipDamage(file, data, 0, headerProblem);
+    }
+    while (p < end) {
+      RecordCodec.Frame f = RecordCodec.read(data, p, end);
+      if (f.record() != null) {
+        apply(f.record(), index, f.frameBytes());
+        recordsRead++;
+        p += f.frameBytes();
+      } else if (isTornTail(data, p, f.isIncomplete(), isLast)) {
+        tornTail = new RecoveredLog.TornTail(file, p, end - p);
+        end = p;
+      } else {
+        p = skipDamage(file, data, p, f.problem());
+      }
+    }
+    segments.add(new RecoveredLog.Segment(index, file, end));
+  }
+
+  /** Refuses, or in recover mode returns the offset of the next good record (or the end). */
+  private int skipDamage(Path file, byte[] data, int offset, String problem) throws BinlogDamageException {
+    int next = nextFrame(data, offset + 1);
+    int resume = next < 0 ? data.length : next;
+    damage(file, offset, problem, resume - offset);
+    return resume;
+  }
+
+  private void damage(Path file, long offset, String problem, long bytes) throws BinlogDamageException {
+    BinlogDamageException e = new BinlogDamageException(file, offset, problem);
+    if (!isRecoverEnabled) {
+      throw e;
+    }
+    log.warn("binlog: recover: skipping {} bytes at {} offset {}: {}", bytes, file, offset, problem);
+    damagedRegions++;
+    damagedBytes += bytes;
+  }
+
+  private static boolean isTornTail(byte[] data, int offset, boolean isIncomplete, boolean isLastSegment) {
+    if (!isLastSegment || nextFrame(data, offset + 1) >= 0) {
+      return false;
+    }
+    if (isIncomplete) {
+      return true;
+    }
+    int lastSector = Math.max(offset, (data.length - 1) / SECTOR_BYTES * SECTOR_BYTES);
+    for (int i = lastSector; i < data.length; i++) {
+      if (data[i] != 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static int nextFrame(byte[] data, int from) {
+    for (int q = from; q < data.length - RecordCodec.FRAME_HEADER_BYTES; q++) {
+      if (RecordCodec.isFrameAt(data, q, data.length)) {
+        return q;
+      }
+    }
+    return -1;
+  }
+
+  private void apply(BinlogRecord r, long segment, int frameBytes) {
+    if (r instanceof HighWater h) {
+      nextJobId = Math.max(nextJobId, h.nextJobId());
+      return;
+    }
+    if (r instanceof JobSnapshot j) {
+      Live l = live.computeIfAbsent(j.id(), id -> new Live());
+      l.job = j;
+      l.baseSegment = segment;
+      l.baseFrameBytes = frameBytes;
+      nextJobId = Math.max(nextJobId, j.id() + 1);
+      return;
+    }
+    long id = idOf(r);
+    nextJobId = Math.max(nextJobId, id + 1);
+    // A change to an unknown job was superseded: the job was deleted or rewritten further on.
+    Live l = r instanceof Delete ? live.remove(id) : live.get(id);
+    if (l == null || r instanceof Delete) {
+      return;
+    }
+    JobSnapshot j = l.job;
+    if (r instanceof Release rel) {
+      SnapshotState state = rel.delaySeconds() == 0 ? SnapshotState.READY : SnapshotState.DELAYED;
+      l.job = j.withChange(state, rel.priority(), rel.delaySeconds(),
+          state == SnapshotState.DELAYED ? rel.readyAtEpochMillis() : 0, rel.counters());
+    } else if (r instanceof Bury b) {
+      l.job = j.withChange(SnapshotState.BURIED, b.priority(), j.delaySeconds(), 0, b.counters());
+    } else if (r instanceof Kick k) {
+      l.job = j.withChange(SnapshotState.READY, j.priority(), j.delaySeconds(), 0, k.counters());
+    } else if (r instanceof Reserve res) {
+      l.job = j.withChange(SnapshotState.READY, j.priority(), j.delaySeconds(), 0, res.counters());
+    }
+  }
+
+  private static long idOf(BinlogRecord r) {
+    if (r instanceof Delete d) {
+      return d.id();
+    } else if (r instanceof Release rel) {
+      return rel.id();
+    } else if (r instanceof Bury b) {
+      return b.id();
+    } else if (r instanceof Kick k) {
+      return k.id();
+    }
+    return ((Reserve) r).id();
+  }
+
+  private RecoveredLog result() {
+    List<Map.Entry<Long, Live>> entries = new ArrayList<>(live.entrySet());
+    entries.sort(Map.Entry.comparingByKey());
+    List<JobSnapshot> jobs = new ArrayList<>(entries.size());
+    long[] bases = new long[entries.size()];
+    int[] bytes = new int[entries.size()];
+    for (int i = 0; i < entries.size(); i++) {
+      Live l = entries.get(i).getValue();
+      jobs.add(l.job);
+      bases[i] = l.baseSegment;
+      bytes[i] = l.baseFrameBytes;
+    }
+    return new RecoveredLog(jobs, bases, bytes, segments, nextJobId, recordsRead, damagedRegions,
+        damagedBytes, tornTail);
+  }
+}

@@ -1,0 +1,168 @@
+package io.github.vertxbeanstalkd.persistence;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The engine thread's account of the log on disk: each segment's size and how many live jobs have
+ * their snapshot ("base") in it, and each live job's base segment. A segment is needed while any
+ * live job is based in it or in an older segment; the changes written after a job's snapshot lie in
+ * the same or newer segments. So segments are deleted oldest first, once the oldest has no live
+ * job, and compaction empties the oldest by rewriting its live jobs into the newest ("migration").
+ */
+final class SegmentLedger {
+
+  /** One segment file as the ledger sees it. */
+  static final class Segment {
+    final long index;
+    long bytes;
+    int liveJobs;
+    long liveBytes;
+    /** Ids of the snapshots written here, in order; some are superseded. */
+    long[] snapshotIds = new long[16];
+    int snapshotCount;
+    /** Where the search for jobs to migrate resumes. */
+    int migrateCursor;
+
+    Segment(long index, long bytes) {
+      this.index = index;
+      this.bytes = bytes;
+    }
+
+    void addSnapshot(long id) {
+      if (snapshotCount == snapshotIds.length) {
+        snapshotIds = Arrays.copyOf(snapshotIds, snapshotCount * 2);
+      }
+      snapshotIds[snapshotCount++] = id;
+    }
+  }
+
+  private final ArrayList<Segment> segments = new ArrayList<>();
+  private final JobBaseIndex bases = new JobBaseIndex();
+  private long diskBytes;
+  private long liveBytes;
+
+  /** Starts a new newest segment holding {@code headerBytes}. */
+  void open(long index, long headerBytes) {
+    segments.add(new Segment(index, headerBytes));
+    diskBytes += headerBytes;
+  }
+
+  /** Counts {@code frameBytes} more in the newest segment. */
+  void place(int frameBytes) {
+    current().bytes += frameBytes;
+    diskBytes += frameBytes;
+  }
+
+  /** A snapshot of job {@code id} was placed in the newest segment; true if it was live already. */
+  boolean rebase(long id, int frameBytes) {
+    Segment c = current();
+    boolean wasLive = unbase(bases.put(id, JobBaseIndex.pack(c.index, frameBytes)));
+    c.liveJobs++;
+    c.liveBytes += frameBytes;
+    liveBytes += frameBytes;
+    c.addSnapshot(id);
+    return wasLive;
+  }
+
+  /** Job {@code id} is gone. */
+  void forget(long id) {
+    unbase(bases.remove(id));
+  }
+
+  private boolean unbase(long packed) {
+    if (packed == JobBaseIndex.ABSENT) {
+      return false;
+    }
+    Segment s = segment(JobBaseIndex.segmentOf(packed));
+    int frameBytes = JobBaseIndex.frameBytesOf(packed);
+    s.liveJobs--;
+    s.liveBytes -= frameBytes;
+    liveBytes -= frameBytes;
+    return true;
+  }
+
+  /** Removes and returns the oldest segments that no live job needs; never the newest. */
+  List<Segment> takeUnneeded() {
+    List<Segment> done = new ArrayList<>(1);
+    while (segments.size() > 1 && segments.get(0).liveJobs == 0) {
+      Segment s = segments.remove(0);
+      diskBytes -= s.bytes;
+      done.add(s);
+    }
+    return done;
+  }
+
+  /** Up to {@code max} live jobs based in the oldest segment, when it is not also the newest. */
+  long[] liveInOldest(int max) {
+    if (segments.size() < 2 || max <= 0) {
+      return new long[0];
+    }
+    Segment s = segments.get(0);
+    long[] ids = new long[Math.min(max, s.liveJobs)];
+    int n = 0;
+    for (int scanned = 0; n < ids.length && scanned < s.snapshotCount; scanned++) {
+      if (s.migrateCursor == s.snapshotCount) {
+        // Only if ids handed out earlier were not rewritten; start over rather than stall.
+        s.migrateCursor = 0;
+      }
+      long id = s.snapshotIds[s.migrateCursor++];
+      long packed = bases.get(id);
+      if (packed != JobBaseIndex.ABSENT && JobBaseIndex.segmentOf(packed) == s.index) {
+        ids[n++] = id;
+      }
+    }
+    return n == ids.length ? ids : Arrays.copyOf(ids, n);
+  }
+
+  /** The segment holding job {@code id}'s snapshot, or 0 if the job is not live. */
+  long baseOf(long id) {
+    long packed = bases.get(id);
+    return packed == JobBaseIndex.ABSENT ? 0 : JobBaseIndex.segmentOf(packed);
+  }
+
+  /** Records a snapshot replay found, in a segment opened before. */
+  void restore(long id, long segmentIndex, int frameBytes) {
+    Segment s = segment(segmentIndex);
+    bases.put(id, JobBaseIndex.pack(segmentIndex, frameBytes));
+    s.liveJobs++;
+    s.liveBytes += frameBytes;
+    liveBytes += frameBytes;
+    s.addSnapshot(id);
+  }
+
+  Segment current() {
+    return segments.get(segments.size() - 1);
+  }
+
+  Segment oldest() {
+    return segments.get(0);
+  }
+
+  int segmentCount() {
+    return segments.size();
+  }
+
+  boolean isEmpty() {
+    return segments.isEmpty();
+  }
+
+  long diskBytes() {
+    return diskBytes;
+  }
+
+  /** Bytes of the snapshots that live jobs are based on: what a fully compacted log would hold. */
+  long liveBytes() {
+    return liveBytes;
+  }
+
+  int liveJobs() {
+    return bases.size();
+  }
+
+  private Segment segment(long index) {
+    // Segment indexes are consecutive from the oldest, so the position is a subtraction.
+    return segments.get((int) (index - segments.get(0).index));
+  }
+}

@@ -1,0 +1,30 @@
+package io.github.vertxbeanstalkd.persistence;
+
+/**
+ * The state a job is stored in. A reserved job is stored as ready: after a restart nobody holds it
+ * (BEHAVIOURS.md, {@code -b}: a job that was reserved comes back ready). The codes are part of the
+ * on-disk format (FORMAT.md).
+ */
+public enum SnapshotState {
+  READY(0), DELAYED(1), BURIED(2);
+
+  private final int code;
+
+  SnapshotState(int code) {
+    this.code = code;
+  }
+
+  int code() {
+    return code;
+  }
+
+  /** The state for a stored code, or null for a code this version does not know. */
+  static SnapshotState ofCode(int code) {
+    for (SnapshotState s : values()) {
+      if (s.code == code) {
+        return s;
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,83 @@
+package io.github.vertxbeanstalkd.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.vertxbeanstalkd.Server;
+import io.github.vertxbeanstalkd.config.ServerConfig;
+import io.vertx.core.Vertx;
+import io.vertx.junit5.VertxExtension;
+import io.vertx.junit5.VertxTestContext;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The load generator against the in-process server: short cases count ops and see no errors. */
+@ExtendWith(VertxExtension.class)
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class BenchSmokeTest {
+  private static final long STALL_MILLIS = 5000;
+  private ServerAddress server;
+
+  @BeforeEach
+  void deploy(Vertx vertx, VertxTestContext context) {
+    Server.deploy(vertx, ServerConfig.forTests()).onComplete(context.succeeding(port -> {
+      server = new ServerAddress("127.0.0.1", port);
+      context.completeNow();
+    }));
+  }
+
+  @Test
+  void timedPutCountsInsertedJobsWithoutErrors() {
+    CaseResult result = Bench.run(
+        new CaseSpec(CaseSpec.Mode.PUT, 2, 4, 100, 100, 400, 0, 0, 0, 0, 0), server, STALL_MILLIS);
+
+    assertEquals(0, result.errors(), result.humanLine());
+    assertTrue(result.ops() > 0, result.humanLine());
+    assertTrue(result.p99Nanos() >= result.p50Nanos() && result.p50Nanos() > 0, result.humanLine());
+    assertTrue(result.jsonLine().startsWith("{\"case\":\"put c=2 p=4\""), result.jsonLine());
+  }
+
+  @Test
+  void countedPutPutsExactlyTheCount() {
+    CaseResult result = Bench.run(
+        new CaseSpec(CaseSpec.Mode.PUT, 3, 8, 10, 0, -1, 1000, 0, 0, 0, 0), server, STALL_MILLIS);
+
+    assertEquals(0, result.errors(), result.humanLine());
+    assertEquals(1000, result.ops(), result.humanLine());
+  }
+
+  @Test
+  void cycleReservesAndDeletesWhatItPutsWithoutErrors() {
+    CaseResult result = Bench.run(
+        new CaseSpec(CaseSpec.Mode.CYCLE, 2, 1, 16, 100, 400, 0, 0, 0, 0, 0), server, STALL_MILLIS);
+
+    assertEquals(0, result.errors(), result.humanLine());
+    assertTrue(result.ops() > 0, result.humanLine());
+    assertTrue(result.p50Nanos() > 0, result.humanLine());
+  }
+
+  @Test
+  void drainDeletesEveryPreloadedJob() {
+    CaseResult result = Bench.run(
+        new CaseSpec(CaseSpec.Mode.DRAIN, 2, 2, 10, 0, -1, 0, 500, 0, 0, 0), server, STALL_MILLIS);
+
+    assertEquals(0, result.errors(), result.humanLine());
+    assertEquals(500, result.ops(), result.humanLine());
+  }
+
+  @Test
+  void unreachableServerIsReportedAsAnError() throws Exception {
+    int closedPort;
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+      closedPort = socket.getLocalPort();
+    }
+    CaseResult result = Bench.run(
+        new CaseSpec(CaseSpec.Mode.PUT, 1, 1, 10, 0, 100, 0, 0, 0, 0, 0),
+        new ServerAddress("127.0.0.1", closedPort), STALL_MILLIS);
+
+    assertEquals(1, result.errors(), result.humanLine());
+  }
+}

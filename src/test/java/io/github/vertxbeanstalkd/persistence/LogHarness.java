@@ -1,0 +1,68 @@
+package io.github.vertxbeanstalkd.persistence;
+
+import io.github.vertxbeanstalkd.persistence.BinlogRecord.JobSnapshot;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+/** One binlog opened on a directory, with the test thread as its engine thread. */
+final class LogHarness implements AutoCloseable {
+  static final long TIMEOUT_MILLIS = 10_000;
+  static final long RESERVE_BYTES = 16 * 1024;
+  final Path dir;
+  final EngineThread engine;
+  final RecordingListener listener;
+  final FakeDisk disk;
+  final Binlog binlog;
+
+  private LogHarness(Path dir, EngineThread engine, RecordingListener listener, FakeDisk disk,
+      Binlog binlog) {
+    this.dir = dir;
+    this.engine = engine;
+    this.listener = listener;
+    this.disk = disk;
+    this.binlog = binlog;
+  }
+
+  static LogHarness open(Path dir, FsyncPolicy fsync, long segmentSizeBytes) throws IOException {
+    return open(new BinlogConfig(dir, fsync, segmentSizeBytes, false), new FakeDisk());
+  }
+
+  static LogHarness open(BinlogConfig config, FakeDisk disk) throws IOException {
+    EngineThread engine = new EngineThread();
+    RecordingListener listener = new RecordingListener();
+    Binlog binlog = Binlog.open(config, engine, listener, disk, RESERVE_BYTES, 50);
+    return new LogHarness(config.dir(), engine, listener, disk, binlog);
+  }
+
+  long append(BinlogRecord r) {
+    return binlog.append(r);
+  }
+
+  /** Appends and waits until the record is durable, as the engine waits before it acknowledges. */
+  long appendDurably(BinlogRecord r) {
+    long sequence = binlog.append(r);
+    awaitDurable(sequence);
+    return sequence;
+  }
+
+  void awaitDurable(long sequence) {
+    engine.runUntil(() -> listener.durable >= sequence, TIMEOUT_MILLIS);
+  }
+
+  @Override
+  public void close() throws IOException {
+    binlog.close();
+  }
+
+  static JobSnapshot job(long id, String body) {
+    return job(id, "default", SnapshotState.READY, 1024, body);
+  }
+
+  static JobSnapshot job(long id, String tube, SnapshotState state, int priority, String body) {
+    long readyAt = state == SnapshotState.DELAYED ? 1_700_000_060_000L : 0;
+    int delay = state == SnapshotState.DELAYED ? 60 : 0;
+    return new JobSnapshot(id, tube, state, priority, delay, readyAt, 120, 1_700_000_000_000L + id,
+        JobCounters.ZERO, body.getBytes(StandardCharsets.US_ASCII));
+  }
+}

@@ -1,0 +1,136 @@
+package io.github.vertxbeanstalkd.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.vertxbeanstalkd.protocol.Command;
+import io.vertx.core.buffer.Buffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Framing: the same commands come out whether input arrives at once or one byte per buffer. */
+class CommandReaderTest {
+  private final List<String> seen = new ArrayList<>();
+  private CommandReader reader = newReader(65_535);
+
+  private CommandReader newReader(long maxJobSize) {
+    return new CommandReader(maxJobSize, new CommandReader.Listener() {
+      @Override
+      public void onCommand(Command command) {
+        seen.add(describe(command));
+      }
+
+      @Override
+      public void onQuit() {
+        seen.add("QUIT");
+      }
+    });
+  }
+
+  private static String describe(Command c) {
+    if (c instanceof Command.Put put) {
+      return "PUT " + put.priority() + " " + new String(put.body(), StandardCharsets.ISO_8859_1)
+          + (put.hasCrlf() ? "" : " EXPECTED_CRLF");
+    }
+    if (c instanceof Command.Invalid invalid) {
+      return invalid.reply().name();
+    }
+    return c.toString();
+  }
+
+  private List<String> feed(String input, int chunkBytes) {
+    byte[] bytes = input.getBytes(StandardCharsets.ISO_8859_1);
+    for (int i = 0; i < bytes.length; i += chunkBytes) {
+      int end = Math.min(bytes.length, i + chunkBytes);
+      byte[] chunk = new byte[end - i];
+      System.arraycopy(bytes, i, chunk, 0, chunk.length);
+      reader.feed(Buffer.buffer(chunk));
+    }
+    return seen;
+  }
+
+  @ParameterizedTest(name = "chunks of {0} bytes")
+  @ValueSource(ints = {1, 2, 3, 7, 64, 100_000})
+  void framingDoesNotDependOnChunking(int chunkBytes) {
+    String input = "use t1\r\nput 0 0 60 7\r\nab\r\ncde\r\nput 1 0 60 0\r\n\r\nstats\r\n"
+        + "put 2 0 60 3\r\nabcXYpeek 1\r\n" + "x".repeat(300) + "\r\nlist-tubes\r\n";
+    assertEquals(List.of("Use[tube=t1]", "PUT 0 ab\r\ncde", "PUT 1 ", "Stats[]", "PUT 2 abc EXPECTED_CRLF",
+        "Peek[id=1]", "BAD_FORMAT", "ListTubes[]"), feed(input, chunkBytes));
+    assertEquals(0, reader.heldBytes());
+  }
+
+  @ParameterizedTest(name = "chunks of {0} bytes")
+  @ValueSource(ints = {1, 5, 1000})
+  void oversizedBodyIsSwallowedWhateverItsBytes(int chunkBytes) {
+    reader = newReader(10);
+    String input = "put 0 0 60 11 junk\r\n" + "\r\n\r\n\r\nxyz\r\nQQ" + "stats\r\n";
+    assertEquals(List.of("JobTooBig[]", "Stats[]"), feed(input, chunkBytes));
+  }
+
+  @Test
+  void bodyLargerThanOneChunkIsAssembledExactly() {
+    reader = newReader(1 << 20);
+    String body = "0123456789".repeat(20_000);
+    feed("put 5 0 60 " + body.length() + "\r\n" + body + "\r\n", 9_000);
+    assertEquals(List.of("PUT 5 " + body), seen);
+  }
+
+  @ParameterizedTest(name = "chunks of {0} bytes")
+  @ValueSource(ints = {1, 13, 1000})
+  void overlongLineGivesOneBadFormatAndTheNextLineWorks(int chunkBytes) {
+    // BEHAVIOURS.md 1: 224 bytes without CR LF are dropped through the next CR LF.
+    String input = "use " + "a".repeat(500) + "\r\nstats\r\n";
+    assertEquals(List.of("BAD_FORMAT", "Stats[]"), feed(input, chunkBytes));
+  }
+
+  @Test
+  void crLfSplitAcrossBuffersEndsADiscardedLine() {
+    feed("x".repeat(300) + "\r", 1_000);
+    feed("\nstats\r\n", 1_000);
+    assertEquals(List.of("BAD_FORMAT", "Stats[]"), seen);
+  }
+
+  @Test
+  void lineOf222BytesIsParsedAndOf223IsBadFormat() {
+    feed("kick " + "0".repeat(216) + "5\r\n", 1);
+    feed("kick " + "0".repeat(217) + "5\r\n", 1);
+    assertEquals(List.of("Kick[bound=5, kickedSoFar=0, isBuriedKick=false]", "BAD_FORMAT"), seen);
+  }
+
+  @Test
+  void bareLfDoesNotEndALine() {
+    feed("list-tube-used\n\r\nstats\r\n", 1);
+    assertEquals(List.of("BAD_FORMAT", "Stats[]"), seen);
+  }
+
+  @Test
+  void quitStopsReadingWhatFollows() {
+    feed("stats\r\nquit\r\nstats\r\n", 100);
+    assertEquals(List.of("Stats[]", "QUIT"), seen);
+    assertTrue(reader.isPaused());
+  }
+
+  @Test
+  void pausedReaderHoldsInputAndEmitsItOnResume() {
+    reader.pause();
+    feed("stats\r\nlist-tubes\r\n", 3);
+    assertEquals(List.of(), seen);
+    assertEquals(19, reader.heldBytes());
+    reader.resume();
+    assertEquals(List.of("Stats[]", "ListTubes[]"), seen);
+    assertEquals(0, reader.heldBytes());
+  }
+
+  @Test
+  void pausedReaderDoesNotMistakeQueuedLinesForAnOverlongLine() {
+    reader.pause();
+    feed("stats\r\n".repeat(100), 700);
+    reader.resume();
+    assertEquals(100, seen.size());
+    assertTrue(seen.stream().allMatch("Stats[]"::equals));
+  }
+}
