@@ -95,6 +95,9 @@ final class CaseReplay {
         if (!CaseFile.CLOSED.equals(got.ending()) || got.bytes().length > 0) {
           throw failure(step, e.getKey(), CaseFile.CLOSED, got.describe());
         }
+        // Our engine learns of a close over the event bus, a moment after the client sees it;
+        // the next step may be another connection asking about the closed one's jobs.
+        sleepUntil(System.nanoTime() + SETTLE_NANOS);
       }
     }
     checkNothingElse(describe(step));
