@@ -13,7 +13,10 @@ public final class MainVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     return ConfigLoader.load(vertx, config())
-        .onSuccess(c -> log.info("config: host={} port={} maxJobSize={}", c.host(), c.port(), c.maxJobSizeBytes()))
+        .onSuccess(c -> log.info("config: host={} port={} maxJobSize={} binlog={}", c.host(), c.port(),
+            c.maxJobSizeBytes(), c.binlog().isEnabled()
+                ? c.binlog().dir() + " fsync=" + c.binlog().fsync() + " segmentSize=" + c.binlog().segmentSizeBytes()
+                : "off (jobs in memory only)"))
         .compose(c -> Server.deploy(vertx, c).map(port -> {
           log.info("vertx-beanstalkd {} listening on {}:{}", Main.version(), c.host(), port);
           return port;

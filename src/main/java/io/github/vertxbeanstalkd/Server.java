@@ -20,7 +20,7 @@ public final class Server {
     LocalCodec.registerAll(vertx);
     TcpServerVerticle tcp = new TcpServerVerticle(config);
     return vertx.executeBlocking(ServerInfo::gather)
-        .compose(info -> vertx.deployVerticle(new QueueEngineVerticle(info, config.maxJobSizeBytes()),
+        .compose(info -> vertx.deployVerticle(new QueueEngineVerticle(info, config.maxJobSizeBytes(), config.binlog()),
             new DeploymentOptions()))
         .compose(id -> vertx.deployVerticle(tcp, new DeploymentOptions()))
         .map(id -> tcp.actualPort());

@@ -15,7 +15,7 @@ public final class ConfigLoader {
 
   public static Future<ServerConfig> load(Vertx vertx, JsonObject launcherConfig) {
     JsonArray envKeys = new JsonArray();
-    ServerConfig.ENVIRONMENT.keySet().forEach(envKeys::add);
+    ServerConfig.environmentVariables().forEach(envKeys::add);
     ConfigRetriever retriever = ConfigRetriever.create(vertx, new ConfigRetrieverOptions()
         .setScanPeriod(0)
         .addStore(new ConfigStoreOptions().setType("json").setConfig(ServerConfig.defaults().toJson()))

@@ -1,5 +1,6 @@
 package io.github.vertxbeanstalkd.config;
 
+import io.github.vertxbeanstalkd.persistence.BinlogConfig;
 import io.vertx.core.json.JsonObject;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -9,7 +10,7 @@ import java.util.Set;
  * The server's settings, validated. Read from the JSON config (launcher {@code -conf}), where the
  * environment variables of {@link #ENVIRONMENT} override the file.
  */
-public record ServerConfig(String host, int port, int maxJobSizeBytes) {
+public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogConfig binlog) {
   public static final String DEFAULT_HOST = "127.0.0.1";
   public static final int DEFAULT_PORT = 11300;
   /** BEHAVIOURS.md 4: 2^16 - 1, inclusive. */
@@ -25,8 +26,20 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes) {
 
   private static final Set<String> KEYS = Set.of("host", "port", "maxJobSize");
 
+  /** Jobs in memory only. */
+  public ServerConfig(String host, int port, int maxJobSizeBytes) {
+    this(host, port, maxJobSizeBytes, BinlogConfig.inMemory());
+  }
+
   public static ServerConfig defaults() {
     return new ServerConfig(DEFAULT_HOST, DEFAULT_PORT, DEFAULT_MAX_JOB_SIZE);
+  }
+
+  /** Every environment variable the configuration reads. */
+  public static Set<String> environmentVariables() {
+    Set<String> all = new java.util.TreeSet<>(ENVIRONMENT.keySet());
+    all.addAll(BinlogConfig.ENVIRONMENT.keySet());
+    return all;
   }
 
   /** Loopback, an ephemeral port, default limits. */
@@ -35,7 +48,11 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes) {
   }
 
   public ServerConfig withMaxJobSize(int bytes) {
-    return new ServerConfig(host, port, bytes);
+    return new ServerConfig(host, port, bytes, binlog);
+  }
+
+  public ServerConfig withBinlog(BinlogConfig config) {
+    return new ServerConfig(host, port, maxJobSizeBytes, config);
   }
 
   /** The defaults as JSON, the lowest layer of the configuration. */
@@ -53,7 +70,8 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes) {
     for (Map.Entry<String, Object> e : json) {
       if (KEYS.contains(e.getKey())) {
         merged.put(e.getKey(), e.getValue());
-      } else if (!ENVIRONMENT.containsKey(e.getKey()) && !isIgnorable(e.getKey())) {
+      } else if (!ENVIRONMENT.containsKey(e.getKey()) && !BinlogConfig.KEYS.contains(e.getKey())
+          && !BinlogConfig.ENVIRONMENT.containsKey(e.getKey()) && !isIgnorable(e.getKey())) {
         throw new IllegalArgumentException("config: unknown key '" + e.getKey() + "'");
       }
     }
@@ -66,7 +84,7 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes) {
     String host = text(merged, "host", d.host());
     int port = (int) number(merged, "port", d.port(), 0, 65_535);
     int maxJobSize = (int) number(merged, "maxJobSize", d.maxJobSizeBytes(), 0, MAX_JOB_SIZE_LIMIT);
-    return new ServerConfig(host, port, maxJobSize);
+    return new ServerConfig(host, port, maxJobSize, BinlogConfig.fromJson(json));
   }
 
   /** Keys that vertx-config or the launcher may add and that are not ours to judge. */

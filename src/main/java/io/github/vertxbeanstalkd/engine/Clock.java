@@ -5,6 +5,11 @@ package io.github.vertxbeanstalkd.engine;
 public interface Clock {
   long nanos();
 
+  /** Wall-clock time, only for what must survive a restart (a delayed job's absolute deadline). */
+  default long epochMillis() {
+    return System.currentTimeMillis();
+  }
+
   /** The JVM's monotonic clock, counted from the moment this clock was made. */
   static Clock system() {
     long start = System.nanoTime();

@@ -28,6 +28,10 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
     if (engine.isDraining()) {
       return Reply.Word.DRAINING;
     }
+    Reply refused = refusedChange(true);
+    if (refused != null) {
+      return refused;
+    }
     long now = engine.nowNanos();
     // protocol.txt: a ttr of 0 is silently raised to 1.
     int ttr = cmd.ttrSeconds() == 0 ? 1 : cmd.ttrSeconds();
@@ -89,6 +93,10 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
     if (j == null || j.state == JobState.RESERVED) {
       return Reply.Word.NOT_FOUND;
     }
+    Reply refused = j.state == JobState.READY ? null : refusedChange(false);
+    if (refused != null) {
+      return refused;
+    }
     s.isWorker = true;
     return jobs.reserve(s, j, engine.nowNanos());
   }
@@ -99,6 +107,10 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
     Job j = jobs.get(cmd.id());
     if (j == null || (j.state == JobState.RESERVED && j.reservedBy != s)) {
       return Reply.Word.NOT_FOUND;
+    }
+    Reply refused = refusedChange(false);
+    if (refused != null) {
+      return refused;
     }
     j.tube.deleteCount++;
     jobs.remove(j);
@@ -112,6 +124,10 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
     if (j == null) {
       return Reply.Word.NOT_FOUND;
     }
+    Reply refused = refusedChange(true);
+    if (refused != null) {
+      return refused;
+    }
     jobs.release(j, cmd.priority(), cmd.delaySeconds(), engine.nowNanos());
     return Reply.Word.RELEASED;
   }
@@ -122,6 +138,10 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
     Job j = s.reservedJob(cmd.id());
     if (j == null) {
       return Reply.Word.NOT_FOUND;
+    }
+    Reply refused = refusedChange(true);
+    if (refused != null) {
+      return refused;
     }
     jobs.bury(j, cmd.priority());
     return Reply.Word.BURIED;
@@ -202,6 +222,10 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
     if (cmd.kickedSoFar() == 0) {
       engine.count(Counter.KICK);
     }
+    Reply refused = refusedChange(true);
+    if (refused != null) {
+      return refused;
+    }
     Tube t = s.used;
     long now = engine.nowNanos();
     long kicked = cmd.kickedSoFar();
@@ -231,6 +255,10 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
     if (j == null || (j.state != JobState.BURIED && j.state != JobState.DELAYED)) {
       return Reply.Word.NOT_FOUND;
     }
+    Reply refused = refusedChange(true);
+    if (refused != null) {
+      return refused;
+    }
     jobs.kick(j, engine.nowNanos());
     return Reply.Word.KICKED;
   }
@@ -239,7 +267,7 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
   public Reply statsJob(Session s, Command.StatsJob cmd) {
     engine.count(Counter.STATS_JOB);
     Job j = jobs.get(cmd.id());
-    return j == null ? Reply.Word.NOT_FOUND : StatsDocuments.job(j, engine.nowNanos());
+    return j == null ? Reply.Word.NOT_FOUND : StatsDocuments.job(j, engine.nowNanos(), engine.binlog.segmentOf(j.id));
   }
 
   @Override
@@ -304,6 +332,19 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
       engine.count(cmd.counter());
     }
     return cmd.reply();
+  }
+
+  /**
+   * Why a change cannot be logged now, or null. A full disk refuses what needs new space
+   * (OUT_OF_MEMORY, as beanstalkd answers when it cannot store a job) but lets deletes through,
+   * which only free space; a failed log refuses every change.
+   */
+  private Reply refusedChange(boolean needsSpace) {
+    return switch (engine.binlog.health()) {
+      case WRITING -> null;
+      case DISK_FULL -> needsSpace ? Reply.Word.OUT_OF_MEMORY : null;
+      case FAILED -> Reply.Word.INTERNAL_ERROR;
+    };
   }
 
   private static Reply found(Job j) {

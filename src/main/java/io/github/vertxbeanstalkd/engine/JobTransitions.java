@@ -1,12 +1,17 @@
 package io.github.vertxbeanstalkd.engine;
 
+import io.github.vertxbeanstalkd.persistence.Binlog;
+import io.github.vertxbeanstalkd.persistence.BinlogRecord;
+import io.github.vertxbeanstalkd.persistence.JobCounters;
+import io.github.vertxbeanstalkd.persistence.SnapshotState;
 import io.github.vertxbeanstalkd.protocol.JobState;
 import io.github.vertxbeanstalkd.protocol.Reply;
 
 /**
  * Every job and every change of a job's state, one explicit step per method: store, ready,
- * reserve, unreserve, delay, bury, kick, expire, remove. This is the one place a write-ahead log
- * has to listen to.
+ * reserve, unreserve, delay, bury, kick, expire, remove. Each change that must survive a restart
+ * is appended to the {@link Binlog} here, and nowhere else. Changes a restart undoes anyway (a
+ * reservation, its TTR, a touch) are not logged: reserved jobs come back ready.
  */
 final class JobTransitions {
   /** Told when a job becomes ready, so blocked reservers can be served at once. */
@@ -23,13 +28,19 @@ final class JobTransitions {
   };
   private final Tubes tubes;
   private final ReadyListener listener;
+  private final Binlog binlog;
+  private final Clock clock;
   long nextJobId = 1;
   long totalJobs;
   long jobTimeouts;
+  /** The sequence of the latest record appended; replies wait until the log has made it durable. */
+  long lastSequence;
 
-  JobTransitions(Tubes tubes, ReadyListener listener) {
+  JobTransitions(Tubes tubes, ReadyListener listener, Binlog binlog, Clock clock) {
     this.tubes = tubes;
     this.listener = listener;
+    this.binlog = binlog;
+    this.clock = clock;
   }
 
   Job get(long id) {
@@ -55,6 +66,31 @@ final class JobTransitions {
     } else {
       makeReady(j, now);
     }
+    log(snapshot(j, now));
+  }
+
+  /** Compaction: writes a live job again, whole, so that older segments can go. */
+  void migrate(Job j, long now) {
+    log(snapshot(j, now));
+  }
+
+  /** A job read back from the log at start-up: placed without logging it again. */
+  void restore(Job j, JobState state, long deadlineNanos, long now) {
+    index.put(j);
+    j.tube.totalJobs++;
+    totalJobs++;
+    nextJobId = Math.max(nextJobId, j.id + 1);
+    if (state == JobState.DELAYED) {
+      j.state = JobState.DELAYED;
+      j.deadlineNanos = deadlineNanos;
+      j.tube.delayed.add(j);
+      deadlines.add(j);
+    } else if (state == JobState.BURIED) {
+      j.state = JobState.BURIED;
+      j.tube.buried.addLast(j);
+    } else {
+      makeReady(j, now);
+    }
   }
 
   /** A delayed job's time has come, or a reserved job's TTR ran out. */
@@ -71,6 +107,7 @@ final class JobTransitions {
   }
 
   Reply reserve(Session s, Job j, long now) {
+    boolean wasQueued = j.state != JobState.READY;
     if (j.state == JobState.READY) {
       unReady(j);
     } else if (j.state == JobState.DELAYED) {
@@ -83,6 +120,10 @@ final class JobTransitions {
     j.state = JobState.RESERVED;
     j.reservedBy = s;
     j.reserves++;
+    if (wasQueued) {
+      // reserve-job took a delayed or buried job: after a restart it must come back ready.
+      log(new BinlogRecord.Reserve(j.id, counters(j)));
+    }
     j.deadlineNanos = now + j.ttrNanos();
     deadlines.add(j);
     s.reserved.addLast(j);
@@ -100,6 +141,7 @@ final class JobTransitions {
     } else {
       makeReady(j, now);
     }
+    log(new BinlogRecord.Release(j.id, priority, delaySeconds, readyAtEpochMillis(j, now), counters(j)));
   }
 
   /** The holder disconnected: back to ready, counting neither a timeout nor a release. */
@@ -114,6 +156,7 @@ final class JobTransitions {
     j.state = JobState.BURIED;
     j.buries++;
     j.tube.buried.addLast(j);
+    log(new BinlogRecord.Bury(j.id, priority, counters(j)));
   }
 
   void touch(Job j, long now) {
@@ -129,6 +172,7 @@ final class JobTransitions {
     }
     j.kicks++;
     makeReady(j, now);
+    log(new BinlogRecord.Kick(j.id, counters(j)));
   }
 
   void remove(Job j) {
@@ -140,6 +184,34 @@ final class JobTransitions {
     }
     index.remove(j.id);
     tubes.deleteIfUnused(j.tube);
+    log(new BinlogRecord.Delete(j.id));
+  }
+
+  private void log(BinlogRecord r) {
+    long sequence = binlog.append(r);
+    if (sequence > lastSequence) {
+      lastSequence = sequence;
+    }
+  }
+
+  private BinlogRecord.JobSnapshot snapshot(Job j, long now) {
+    SnapshotState state = switch (j.state) {
+      case DELAYED -> SnapshotState.DELAYED;
+      case BURIED -> SnapshotState.BURIED;
+      default -> SnapshotState.READY;
+    };
+    long createdEpochMillis = clock.epochMillis() - (now - j.createdNanos) / 1_000_000;
+    return new BinlogRecord.JobSnapshot(j.id, j.tube.name, state, j.priority, j.delaySeconds,
+        readyAtEpochMillis(j, now), j.ttrSeconds, createdEpochMillis, counters(j), j.body);
+  }
+
+  /** A delayed job's deadline as wall-clock time, so that it survives a restart; 0 otherwise. */
+  private long readyAtEpochMillis(Job j, long now) {
+    return j.state == JobState.DELAYED ? clock.epochMillis() + (j.deadlineNanos - now) / 1_000_000 : 0;
+  }
+
+  private static JobCounters counters(Job j) {
+    return new JobCounters(j.reserves, j.timeouts, j.releases, j.buries, j.kicks);
   }
 
   private void makeReady(Job j, long now) {

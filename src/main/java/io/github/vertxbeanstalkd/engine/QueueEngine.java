@@ -1,6 +1,11 @@
 package io.github.vertxbeanstalkd.engine;
 
+import io.github.vertxbeanstalkd.persistence.Binlog;
+import io.github.vertxbeanstalkd.persistence.BinlogConfig;
+import io.github.vertxbeanstalkd.persistence.BinlogRecord;
+import io.github.vertxbeanstalkd.persistence.RecoveredLog;
 import io.github.vertxbeanstalkd.protocol.Command;
+import io.github.vertxbeanstalkd.protocol.JobState;
 import io.github.vertxbeanstalkd.protocol.Counter;
 import io.github.vertxbeanstalkd.protocol.Reply;
 import java.util.ArrayDeque;
@@ -14,7 +19,11 @@ import org.slf4j.LoggerFactory;
  * Single-threaded by design: only its verticle calls it, so it needs no locks. Time comes from
  * one {@link Clock}; the caller keeps a timer armed for {@link #nextDeadlineNanos()} and calls
  * {@link #tick()}. What commands do is in {@link CommandHandlers}; every change of a job's state
- * goes through {@link JobTransitions}.
+ * goes through {@link JobTransitions}, which logs it to the {@link Binlog}.
+ *
+ * <p>Durability: a reply leaves only once every record appended before it is durable under the
+ * fsync policy, so no client ever sees an effect (INSERTED, DELETED, a job handed out) that a crash
+ * could take back. Replies wait per session, in order, which also paces pipelining clients.
  */
 public final class QueueEngine {
   private static final Logger log = LoggerFactory.getLogger(QueueEngine.class);
@@ -23,29 +32,45 @@ public final class QueueEngine {
   static final long SAFETY_MARGIN_NANOS = SECOND;
   /** Work done per call before yielding the event loop (timer events, kicked jobs). */
   static final int MAX_STEPS_PER_TURN = 10_000;
+  /** Live jobs rewritten per turn when the binlog asks for compaction. */
+  static final int MIGRATIONS_PER_TURN = 512;
 
   final ServerInfo info;
   final long maxJobSizeBytes;
   final Tubes tubes = new Tubes();
   final Sessions sessions = new Sessions();
-  final JobTransitions jobs = new JobTransitions(tubes, this::readied);
+  final JobTransitions jobs;
+  final Binlog binlog;
   final long[] counters = new long[Counter.values().length];
   final long startNanos;
   private final Clock clock;
   private final ReplySink sink;
-  private final CommandHandlers handlers = new CommandHandlers(this, jobs);
+  private final CommandHandlers handlers;
   private final ArrayDeque<Session> runnable = new ArrayDeque<>();
   private final ArrayDeque<Session> yielded = new ArrayDeque<>();
   private final ArrayList<Session> dirty = new ArrayList<>();
+  /** Sessions whose replies wait for the binlog to make their records durable. */
+  private final ArrayList<Session> awaitingDurable = new ArrayList<>();
   private boolean isYieldRequested;
+  private boolean hasCompactionBacklog;
   private boolean isDraining;
 
+  /** An engine that keeps its jobs in memory only. */
   public QueueEngine(Clock clock, ReplySink sink, ServerInfo info, long maxJobSizeBytes) {
+    this(clock, sink, info, maxJobSizeBytes, Binlog.inMemory(BinlogConfig.inMemory()));
+  }
+
+  /** An engine that logs every change to {@code binlog} and starts from what it recovered. */
+  public QueueEngine(Clock clock, ReplySink sink, ServerInfo info, long maxJobSizeBytes, Binlog binlog) {
     this.clock = clock;
     this.sink = sink;
     this.info = info;
     this.maxJobSizeBytes = maxJobSizeBytes;
     this.startNanos = clock.nanos();
+    this.binlog = binlog;
+    this.jobs = new JobTransitions(tubes, this::readied, binlog, clock);
+    this.handlers = new CommandHandlers(this, jobs);
+    restore(binlog.takeRecovered());
   }
 
   // ---------------------------------------------------------------- entry points
@@ -141,9 +166,9 @@ public final class QueueEngine {
     return Math.min(next, sessions.nextWakeNanos());
   }
 
-  /** True when a long command yielded and {@link #resumeYielded()} should run on a later turn. */
+  /** True when a long command or compaction yielded and {@link #resumeYielded()} should run later. */
   public boolean hasYieldedWork() {
-    return !yielded.isEmpty();
+    return !yielded.isEmpty() || hasCompactionBacklog;
   }
 
   /** Continues commands that yielded the event loop. */
@@ -151,6 +176,37 @@ public final class QueueEngine {
     runnable.addAll(yielded);
     yielded.clear();
     runAndFlush();
+  }
+
+  /** The binlog made every record up to {@code sequence} durable: their replies may leave. */
+  public void onDurable(long sequence) {
+    for (int i = 0; i < awaitingDurable.size(); ) {
+      Session s = awaitingDurable.get(i);
+      if (s.awaitedSequence <= sequence) {
+        awaitingDurable.set(i, awaitingDurable.get(awaitingDurable.size() - 1));
+        awaitingDurable.remove(awaitingDurable.size() - 1);
+        s.isAwaitingDurable = false;
+        deliver(s);
+      } else {
+        i++;
+      }
+    }
+  }
+
+  /**
+   * The binlog failed for good. Replies that waited for it become INTERNAL_ERROR (one for one,
+   * so clients stay in step); from now on changes are refused and nothing else waits.
+   */
+  public void onBinlogFailure(Throwable cause) {
+    log.error("binlog failed: no change is acknowledged from now on", cause);
+    for (Session s : awaitingDurable) {
+      s.isAwaitingDurable = false;
+      List<Reply> failed = new ArrayList<>(s.outbox.size());
+      s.outbox.forEach(r -> failed.add(Reply.Word.INTERNAL_ERROR));
+      s.outbox = failed;
+      deliver(s);
+    }
+    awaitingDurable.clear();
   }
 
   /** BEHAVIOURS.md 12: from now on every put that would be stored answers DRAINING. */
@@ -215,15 +271,86 @@ public final class QueueEngine {
     for (Session s = runnable.poll(); s != null; s = runnable.poll()) {
       run(s);
     }
+    compact();
+    boolean isDurable = jobs.lastSequence <= binlog.durableSequence()
+        || binlog.health() == Binlog.Health.FAILED;
     for (Session s : dirty) {
       s.isDirty = false;
-      if (!s.isClosed) {
-        List<Reply> replies = s.outbox;
-        s.outbox = new ArrayList<>(4);
-        sink.deliver(s, replies, s.isIdle());
+      if (s.isClosed) {
+        continue;
+      }
+      if (isDurable && !s.isAwaitingDurable) {
+        deliver(s);
+      } else {
+        s.awaitedSequence = jobs.lastSequence;
+        if (!s.isAwaitingDurable) {
+          s.isAwaitingDurable = true;
+          awaitingDurable.add(s);
+        }
       }
     }
     dirty.clear();
+  }
+
+  private void deliver(Session s) {
+    if (s.isClosed || s.outbox.isEmpty()) {
+      return;
+    }
+    List<Reply> replies = s.outbox;
+    s.outbox = new ArrayList<>(4);
+    sink.deliver(s, replies, s.isIdle());
+  }
+
+  /** Rewrites the live jobs the binlog names, so that its oldest segments can be deleted. */
+  private void compact() {
+    hasCompactionBacklog = false;
+    if (binlog.health() != Binlog.Health.WRITING || !binlog.isCompactionDue()) {
+      return;
+    }
+    long now = clock.nanos();
+    int budget = MIGRATIONS_PER_TURN;
+    while (budget > 0 && binlog.isCompactionDue()) {
+      long[] ids = binlog.jobsToMigrate(Math.min(64, budget));
+      if (ids.length == 0) {
+        return;
+      }
+      for (long id : ids) {
+        Job j = jobs.get(id);
+        if (j != null) {
+          jobs.migrate(j, now);
+        }
+      }
+      budget -= ids.length;
+    }
+    hasCompactionBacklog = budget <= 0 && binlog.isCompactionDue();
+  }
+
+  /** Rebuilds tubes and heaps from what the binlog replayed (BEHAVIOURS.md flags: -b). */
+  private void restore(RecoveredLog recovered) {
+    long now = clock.nanos();
+    long wallNow = clock.epochMillis();
+    for (BinlogRecord.JobSnapshot snap : recovered.jobs()) {
+      Tube tube = tubes.getOrCreate(snap.tube());
+      long createdNanos = now - Math.max(0, wallNow - snap.createdEpochMillis()) * 1_000_000;
+      Job j = new Job(snap.id(), tube, snap.body(), createdNanos, snap.priority(), snap.delaySeconds(),
+          snap.ttrSeconds());
+      j.reserves = snap.counters().reserves();
+      j.timeouts = snap.counters().timeouts();
+      j.releases = snap.counters().releases();
+      j.buries = snap.counters().buries();
+      j.kicks = snap.counters().kicks();
+      JobState state = switch (snap.state()) {
+        case DELAYED -> JobState.DELAYED;
+        case BURIED -> JobState.BURIED;
+        default -> JobState.READY;
+      };
+      long deadline = now + Math.max(0, snap.readyAtEpochMillis() - wallNow) * 1_000_000;
+      jobs.restore(j, state, deadline, now);
+    }
+    jobs.nextJobId = Math.max(jobs.nextJobId, recovered.nextJobId());
+    if (!recovered.jobs().isEmpty()) {
+      log.info("binlog: recovered {} jobs, next id {}", recovered.jobs().size(), jobs.nextJobId);
+    }
   }
 
   private void run(Session s) {

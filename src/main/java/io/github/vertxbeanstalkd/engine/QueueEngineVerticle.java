@@ -5,11 +5,16 @@ import io.github.vertxbeanstalkd.bus.EngineAddress;
 import io.github.vertxbeanstalkd.bus.EngineReply;
 import io.github.vertxbeanstalkd.bus.EngineRequest;
 import io.github.vertxbeanstalkd.protocol.Reply;
+import io.github.vertxbeanstalkd.persistence.Binlog;
+import io.github.vertxbeanstalkd.persistence.BinlogConfig;
+import io.github.vertxbeanstalkd.persistence.BinlogListener;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.eventbus.MessageConsumer;
 import java.util.List;
+import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,6 +27,8 @@ public final class QueueEngineVerticle extends VerticleBase {
 
   private final ServerInfo info;
   private final long maxJobSizeBytes;
+  private final BinlogConfig binlogConfig;
+  private Binlog binlog;
   private QueueEngine engine;
   private EventBus bus;
   private MessageConsumer<EngineRequest> consumer;
@@ -29,22 +36,60 @@ public final class QueueEngineVerticle extends VerticleBase {
   private long timerDeadlineNanos = Long.MAX_VALUE;
   private boolean isResumeScheduled;
 
-  public QueueEngineVerticle(ServerInfo info, long maxJobSizeBytes) {
+  public QueueEngineVerticle(ServerInfo info, long maxJobSizeBytes, BinlogConfig binlogConfig) {
     this.info = info;
     this.maxJobSizeBytes = maxJobSizeBytes;
+    this.binlogConfig = binlogConfig;
   }
 
   @Override
   public Future<?> start() {
     bus = vertx.eventBus();
-    engine = new QueueEngine(Clock.system(), this::deliver, info, maxJobSizeBytes);
-    consumer = bus.localConsumer(EngineAddress.REQUESTS, msg -> handle(msg.body()));
-    return consumer.completion();
+    Context context = vertx.getOrCreateContext();
+    Executor onEngineThread = task -> context.runOnContext(v -> task.run());
+    // Opening replays the log and fsyncs: blocking work, so off the event loop.
+    return vertx.executeBlocking(() -> binlogConfig.isEnabled()
+            ? Binlog.open(binlogConfig, onEngineThread, new Listener())
+            : Binlog.inMemory(binlogConfig))
+        .compose(opened -> {
+          binlog = opened;
+          engine = new QueueEngine(Clock.system(), this::deliver, info, maxJobSizeBytes, binlog);
+          consumer = bus.localConsumer(EngineAddress.REQUESTS, msg -> handle(msg.body()));
+          afterWork();
+          return consumer.completion();
+        });
   }
 
   @Override
   public Future<?> stop() {
-    return consumer.unregister();
+    Future<Void> unregistered = consumer == null ? Future.succeededFuture() : consumer.unregister();
+    // The final flush and fsync of the log block, so they run off the event loop.
+    return unregistered.compose(v -> vertx.executeBlocking(() -> {
+      if (binlog != null) {
+        binlog.close();
+      }
+      return null;
+    }));
+  }
+
+  /** The binlog's news, on the engine's thread; it may come before the engine exists. */
+  private final class Listener implements BinlogListener {
+    @Override
+    public void onDurable(long sequence) {
+      if (engine != null) {
+        engine.onDurable(sequence);
+        afterWork();
+      }
+    }
+
+    @Override
+    public void onFailure(Throwable cause) {
+      if (engine != null) {
+        engine.onBinlogFailure(cause);
+      } else {
+        log.error("binlog failed", cause);
+      }
+    }
   }
 
   private void handle(EngineRequest request) {

@@ -31,6 +31,9 @@ public final class Session {
   List<Reply> outbox = new ArrayList<>(4);
   boolean isDirty;
   boolean isClosed;
+  /** Set while this session's replies wait for the binlog to reach {@link #awaitedSequence}. */
+  boolean isAwaitingDurable;
+  long awaitedSequence;
 
   Session(Object key) {
     this.key = key;

@@ -1,5 +1,6 @@
 package io.github.vertxbeanstalkd.engine;
 
+import io.github.vertxbeanstalkd.persistence.BinlogStats;
 import io.github.vertxbeanstalkd.protocol.Counter;
 import io.github.vertxbeanstalkd.protocol.JobState;
 import io.github.vertxbeanstalkd.protocol.Reply;
@@ -8,12 +9,9 @@ import java.util.List;
 
 /** The YAML documents of stats, stats-job, stats-tube and the tube lists, keys in 1.12's order. */
 final class StatsDocuments {
-  /** 1.12 reports its default binlog size even without a binlog. */
-  static final long BINLOG_MAX_SIZE = 10_485_760;
-
   private StatsDocuments() {}
 
-  static Reply job(Job j, long now) {
+  static Reply job(Job j, long now, long file) {
     long timeLeft = 0;
     if (j.state == JobState.DELAYED
         || j.state == JobState.RESERVED) {
@@ -28,7 +26,7 @@ final class StatsDocuments {
         .put("delay", Integer.toUnsignedLong(j.delaySeconds))
         .put("ttr", Integer.toUnsignedLong(j.ttrSeconds))
         .put("time-left", timeLeft)
-        .put("file", 0)
+        .put("file", file)
         .put("reserves", j.reserves)
         .put("timeouts", j.timeouts)
         .put("releases", j.releases)
@@ -89,6 +87,7 @@ final class StatsDocuments {
     }
     long[] cpu = ProcessCpu.micros();
     ServerInfo info = e.info;
+    BinlogStats binlog = e.binlog.stats();
     return y.put("job-timeouts", e.jobs.jobTimeouts)
         .put("total-jobs", e.jobs.totalJobs)
         .put("max-job-size", e.maxJobSizeBytes)
@@ -103,11 +102,11 @@ final class StatsDocuments {
         .put("rusage-utime", ProcessCpu.format(cpu[0]))
         .put("rusage-stime", ProcessCpu.format(cpu[1]))
         .put("uptime", (e.nowNanos() - e.startNanos) / QueueEngine.SECOND)
-        .put("binlog-oldest-index", 0)
-        .put("binlog-current-index", 0)
-        .put("binlog-records-migrated", 0)
-        .put("binlog-records-written", 0)
-        .put("binlog-max-size", BINLOG_MAX_SIZE)
+        .put("binlog-oldest-index", binlog.oldestIndex())
+        .put("binlog-current-index", binlog.currentIndex())
+        .put("binlog-records-migrated", binlog.recordsMigrated())
+        .put("binlog-records-written", binlog.recordsWritten())
+        .put("binlog-max-size", binlog.maxSizeBytes())
         .put("draining", e.isDraining() ? "true" : "false")
         .put("id", info.id())
         .put("hostname", info.hostname())

@@ -7,7 +7,12 @@ package io.github.vertxbeanstalkd.persistence;
 public sealed interface FsyncPolicy {
 
   /** fsync before every acknowledgement; one fsync covers every record queued meanwhile. */
-  record Always() implements FsyncPolicy {}
+  record Always() implements FsyncPolicy {
+    @Override
+    public String toString() {
+      return "always";
+    }
+  }
 
   /** Acknowledge once written; every write is fsynced at most {@code millis} later. */
   record Interval(long millis) implements FsyncPolicy {
@@ -16,10 +21,20 @@ public sealed interface FsyncPolicy {
         throw new IllegalArgumentException("fsync interval must be positive, got " + millis);
       }
     }
+
+    @Override
+    public String toString() {
+      return millis + "ms";
+    }
   }
 
   /** Acknowledge once written; the operating system decides when data reaches the disk. */
-  record Never() implements FsyncPolicy {}
+  record Never() implements FsyncPolicy {
+    @Override
+    public String toString() {
+      return "never";
+    }
+  }
 
   /** BEHAVIOURS.md: beanstalkd's {@code -f} default. */
   long DEFAULT_INTERVAL_MILLIS = 50;
