@@ -17,11 +17,23 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
 
 
   @Override
-  public Reply put(Session s, Command.Put cmd) {
+  public Reply putStarted(Session s, Command.PutStarted cmd) {
     engine.count(Counter.PUT);
-    s.isProducer = true;
+    if (!cmd.isTooBig()) {
+      s.isProducer = true;
+      s.announcedPutId = jobs.takeId();
+    }
+    return null;
+  }
+
+  @Override
+  public Reply put(Session s, Command.Put cmd) {
+    if (!cmd.isAnnounced()) {
+      engine.count(Counter.PUT);
+      s.isProducer = true;
+    }
     // BEHAVIOURS.md 4: a put that fails on its trailer or on drain mode still uses up an id.
-    long id = jobs.takeId();
+    long id = cmd.isAnnounced() ? s.announcedPutId : jobs.takeId();
     if (!cmd.hasCrlf()) {
       return Reply.Word.EXPECTED_CRLF;
     }
@@ -41,7 +53,9 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
 
   @Override
   public Reply jobTooBig(Session s, Command.JobTooBig cmd) {
-    engine.count(Counter.PUT);
+    if (!cmd.isAnnounced()) {
+      engine.count(Counter.PUT);
+    }
     return Reply.Word.JOB_TOO_BIG;
   }
 

@@ -125,8 +125,9 @@ public final class CommandParser {
   }
 
   private static ParsedLine pauseTube(String line) {
-    // BEHAVIOURS.md 10 (quirk kept): cmd-pause-tube is counted before the name is checked, and
-    // spaces before the name are skipped, none required.
+    // BEHAVIOURS.md 10 (quirk kept): cmd-pause-tube is counted before the name rules are checked
+    // (though after the name bytes and the delay parse), and spaces before the name are skipped,
+    // none required.
     Command.Invalid badFormat = new Command.Invalid(Reply.Word.BAD_FORMAT, Counter.PAUSE_TUBE);
     int start = "pause-tube".length();
     while (start < line.length() && line.charAt(start) == ' ') {
@@ -139,7 +140,11 @@ public final class CommandParser {
     String name = line.substring(start, end);
     Args a = new Args(line, end);
     long seconds = a.u32();
-    if (!a.ok() || !a.atEnd() || !isValidTubeName(name)) {
+    if (!a.ok() || !a.atEnd()) {
+      return Command.Invalid.BAD_FORMAT;
+    }
+    if (!isValidTubeName(name)) {
+      // 1.12 counts a line whose name bytes and delay parse but whose name breaks a rule.
       return badFormat;
     }
     return new Command.PauseTube(name, seconds);

@@ -38,6 +38,8 @@ final class CommandReader {
   private boolean isCrPending;
 
   private PutHeader put;
+  /** The engine was told of the put in progress ({@link Command.PutStarted}). */
+  private boolean isPutAnnounced;
   private byte[] body;
   private int bodyFilled;
   /** Body and trailer bytes still to come. */
@@ -75,6 +77,18 @@ final class CommandReader {
       parser.resume();
       checkLineLimit();
     }
+  }
+
+  /**
+   * A {@link Command.PutStarted} for a put whose line has been read but whose body has not fully
+   * arrived, once; null if there is none.
+   */
+  Command announcePendingPut() {
+    if (put == null || isPutAnnounced) {
+      return null;
+    }
+    isPutAnnounced = true;
+    return new Command.PutStarted(mode == Mode.SKIP_BODY);
   }
 
   void feed(Buffer data) {
@@ -152,6 +166,7 @@ final class CommandReader {
     ParsedLine parsed = commandParser.parse(line.getBytes(), line.length());
     if (parsed instanceof PutHeader header) {
       put = header;
+      isPutAnnounced = false;
       bodyRemaining = header.bytes() + 2;
       if (header.bytes() > commandParser.maxJobSizeBytes()) {
         // BEHAVIOURS.md 4: swallow exactly bytes + 2, whatever they are, without keeping them.
@@ -186,7 +201,7 @@ final class CommandReader {
       return;
     }
     boolean hasCrlf = trailer[0] == '\r' && trailer[1] == '\n';
-    Command.Put command = put.withBody(body, hasCrlf);
+    Command.Put command = put.withBody(body, hasCrlf, isPutAnnounced);
     body = null;
     put = null;
     backToLines();
@@ -201,7 +216,7 @@ final class CommandReader {
     }
     put = null;
     backToLines();
-    listener.onCommand(new Command.JobTooBig());
+    listener.onCommand(new Command.JobTooBig(isPutAnnounced));
   }
 
   private int nextChunkSize() {

@@ -28,6 +28,8 @@ import java.util.regex.Pattern;
  * option max-job-size N          (before the first step) beanstalkd -z N / ServerConfig.withMaxJobSize
  * option retry-while TEXT        recorder only: record again while the replies contain TEXT; for
  *                                1.12's lost TTR expiry (BEHAVIOURS.md 6, a reference bug)
+ * option quirk-not-followed WHY  replay skips the case: it records a BEHAVIOURS.md *Quirk* that
+ *                                this server deliberately does not copy; WHY says what it does
  * A&gt; bytes                       send these bytes on connection A (one write); A..Z are
  *                                connections, opened on first use
  * A open                         connect A now without sending anything
@@ -62,6 +64,7 @@ final class CaseFile {
   private static final Pattern CASE = Pattern.compile("=== ([a-z0-9][a-z0-9._-]*)");
   private static final Pattern OPTION = Pattern.compile("option max-job-size (\\d+)");
   private static final Pattern RECORDER_OPTION = Pattern.compile("option retry-while .+");
+  private static final Pattern QUIRK_OPTION = Pattern.compile("option quirk-not-followed (.+)");
   private static final Pattern SEND = Pattern.compile("([A-Z])> (.*)");
   private static final Pattern EXPECT = Pattern.compile("([A-Z])< (.*)");
   private static final Pattern CONN = Pattern.compile("([A-Z]) (open|close|shutdown)");
@@ -111,6 +114,7 @@ final class CaseFile {
     private final String file;
     private final int line;
     private Integer maxJobSizeBytes;
+    private String quirkNotFollowed;
     private final List<Step> steps = new ArrayList<>();
     private final Map<Character, ByteArrayOutputStream> pendingBytes = new LinkedHashMap<>();
     private final Map<Character, Boolean> pendingClosed = new LinkedHashMap<>();
@@ -142,6 +146,10 @@ final class CaseFile {
       }
       flush();
       if (RECORDER_OPTION.matcher(text).matches()) {
+        return;
+      }
+      if ((m = QUIRK_OPTION.matcher(text)).matches()) {
+        quirkNotFollowed = m.group(1);
         return;
       }
       if ((m = OPTION.matcher(text)).matches()) {
@@ -181,7 +189,7 @@ final class CaseFile {
 
     ConformanceCase build() {
       flush();
-      return new ConformanceCase(name, file, line, maxJobSizeBytes, List.copyOf(steps));
+      return new ConformanceCase(name, file, line, maxJobSizeBytes, quirkNotFollowed, List.copyOf(steps));
     }
   }
 }
