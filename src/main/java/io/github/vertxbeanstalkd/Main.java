@@ -43,6 +43,10 @@ public final class Main extends VertxApplication {
       if (!options.containsKey("eventLoopPoolSize")) {
         options.put("eventLoopPoolSize", 1);
       }
+      // Netty's epoll transport (bundled for Linux x86_64) where available; NIO elsewhere.
+      if (!options.containsKey("preferNativeTransport")) {
+        options.put("preferNativeTransport", true);
+      }
       return options;
     }
 
