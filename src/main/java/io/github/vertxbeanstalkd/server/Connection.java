@@ -151,7 +151,14 @@ final class Connection implements CommandReader.Listener {
       return;
     }
     while (!unwritten.isEmpty() && !socket.writeQueueFull()) {
-      Buffer out = Buffer.buffer(128);
+      int size = 0;
+      for (Reply r : unwritten) {
+        size += ReplyEncoder.sizeHint(r);
+        if (size >= WRITE_CHUNK_BYTES) {
+          break;
+        }
+      }
+      Buffer out = Buffer.buffer(size);
       do {
         ReplyEncoder.encode(unwritten.poll(), out);
       } while (!unwritten.isEmpty() && out.length() < WRITE_CHUNK_BYTES);
