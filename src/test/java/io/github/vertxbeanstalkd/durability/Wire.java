@@ -1,0 +1,65 @@
+package io.github.vertxbeanstalkd.durability;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.vertxbeanstalkd.TestClient;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+/** Protocol steps the restart tests repeat, over a {@link TestClient}, each checking its reply. */
+final class Wire {
+  private Wire() {}
+
+  static long put(TestClient c, String tube, long pri, long delaySeconds, long ttrSeconds, byte[] body) {
+    c.send("use " + tube).expect("USING " + tube);
+    ByteArrayOutputStream b = new ByteArrayOutputStream();
+    byte[] header = ("put " + pri + " " + delaySeconds + " " + ttrSeconds + " " + body.length + "\r\n")
+        .getBytes(StandardCharsets.US_ASCII);
+    b.writeBytes(header);
+    b.writeBytes(body);
+    b.writeBytes(new byte[] {'\r', '\n'});
+    c.sendRaw(b.toByteArray());
+    String reply = c.readLine();
+    assertTrue(reply.startsWith("INSERTED "), reply);
+    return Long.parseLong(reply.substring("INSERTED ".length()));
+  }
+
+  static long put(TestClient c, String tube, long pri, long delaySeconds, String body) {
+    return put(c, tube, pri, delaySeconds, 60, body.getBytes(StandardCharsets.ISO_8859_1));
+  }
+
+  /** reserve-job, checking the body handed out. */
+  static void reserveJob(TestClient c, long id) {
+    c.send("reserve-job " + id);
+    String header = c.readLine();
+    assertTrue(header.startsWith("RESERVED " + id + " "), header);
+    c.readExactly(Integer.parseInt(header.substring(header.lastIndexOf(' ') + 1)) + 2);
+  }
+
+  static Map<String, String> statsJob(TestClient c, long id) {
+    return c.stats("stats-job " + id);
+  }
+
+  /** The body of a job, through peek. */
+  static byte[] peek(TestClient c, long id) {
+    c.send("peek " + id);
+    String header = c.readLine();
+    assertTrue(header.startsWith("FOUND " + id + " "), "peek " + id + ": " + header);
+    byte[] body = c.readExactly(Integer.parseInt(header.substring(header.lastIndexOf(' ') + 1)));
+    assertEquals("", c.readLine(), "a body ends with CR LF");
+    return body;
+  }
+
+  static void expectGone(TestClient c, long id) {
+    c.send("peek " + id).expect("NOT_FOUND");
+    c.send("stats-job " + id).expect("NOT_FOUND");
+  }
+
+  static long number(Map<String, String> stats, String key) {
+    String v = stats.get(key);
+    assertTrue(v != null, "no key " + key + " in " + stats);
+    return Long.parseLong(v);
+  }
+}
