@@ -6,6 +6,7 @@ import io.github.vertxbeanstalkd.protocol.ParsedLine;
 import io.github.vertxbeanstalkd.protocol.PutHeader;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.parsetools.RecordParser;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Cuts a connection's input into commands. A {@link RecordParser} reads CR LF lines and, after a
@@ -163,7 +164,7 @@ final class CommandReader {
   }
 
   private void onLine(Buffer line) {
-    ParsedLine parsed = commandParser.parse(line.getBytes(), line.length());
+    ParsedLine parsed = commandParser.parse(line.toString(StandardCharsets.ISO_8859_1));
     if (parsed instanceof PutHeader header) {
       put = header;
       isPutAnnounced = false;
