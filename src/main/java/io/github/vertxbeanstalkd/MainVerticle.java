@@ -18,7 +18,8 @@ public final class MainVerticle extends VerticleBase {
                 ? c.binlog().dir() + " fsync=" + c.binlog().fsync() + " segmentSize=" + c.binlog().segmentSizeBytes()
                 : "off (jobs in memory only)"))
         .compose(c -> Server.deploy(vertx, c).map(port -> {
-          log.info("vertx-beanstalkd {} listening on {}:{}", Main.version(), c.host(), port);
+          log.info("vertx-beanstalkd {} listening on {}:{} ({} transport)", Main.version(), c.host(), port,
+              vertx.isNativeTransportEnabled() ? "epoll" : "nio");
           return port;
         }))
         .onFailure(e -> log.error("start-up failed: {}", e.getMessage()));

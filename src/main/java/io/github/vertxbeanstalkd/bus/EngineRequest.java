@@ -18,6 +18,12 @@ public sealed interface EngineRequest {
   /** The connection is gone. */
   record Close(ConnectionRef connection) implements EngineRequest {}
 
+  /**
+   * Everything one transport had to say during one event-loop turn, in order: one event-bus
+   * message for many connections' commands instead of one each.
+   */
+  record Batch(List<EngineRequest> requests) implements EngineRequest {}
+
   /** Enter drain mode (what SIGUSR1 does). */
   record Drain() implements EngineRequest {}
 }

@@ -19,7 +19,9 @@ public final class LocalCodec<T> implements MessageCodec<T, T> {
     register(vertx, EngineRequest.InputEnded.class);
     register(vertx, EngineRequest.Close.class);
     register(vertx, EngineRequest.Drain.class);
+    register(vertx, EngineRequest.Batch.class);
     register(vertx, EngineReply.class);
+    register(vertx, EngineReplies.class);
   }
 
   private static <T> void register(Vertx vertx, Class<T> type) {

@@ -4,6 +4,7 @@ import io.github.vertxbeanstalkd.protocol.Command;
 import io.github.vertxbeanstalkd.protocol.Counter;
 import io.github.vertxbeanstalkd.protocol.JobState;
 import io.github.vertxbeanstalkd.protocol.Reply;
+import java.util.function.Supplier;
 
 /** What each command does to the engine's state, and the reply it gets. */
 final class CommandHandlers implements Command.Handler<Session, Reply> {
@@ -17,11 +18,23 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
 
 
   @Override
-  public Reply put(Session s, Command.Put cmd) {
+  public Reply putStarted(Session s, Command.PutStarted cmd) {
     engine.count(Counter.PUT);
-    s.isProducer = true;
+    if (!cmd.isTooBig()) {
+      s.isProducer = true;
+      s.announcedPutId = jobs.takeId();
+    }
+    return null;
+  }
+
+  @Override
+  public Reply put(Session s, Command.Put cmd) {
+    if (!cmd.isAnnounced()) {
+      engine.count(Counter.PUT);
+      s.isProducer = true;
+    }
     // BEHAVIOURS.md 4: a put that fails on its trailer or on drain mode still uses up an id.
-    long id = jobs.takeId();
+    long id = cmd.isAnnounced() ? s.announcedPutId : jobs.takeId();
     if (!cmd.hasCrlf()) {
       return Reply.Word.EXPECTED_CRLF;
     }
@@ -41,7 +54,9 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
 
   @Override
   public Reply jobTooBig(Session s, Command.JobTooBig cmd) {
-    engine.count(Counter.PUT);
+    if (!cmd.isAnnounced()) {
+      engine.count(Counter.PUT);
+    }
     return Reply.Word.JOB_TOO_BIG;
   }
 
@@ -108,13 +123,11 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
     if (j == null || (j.state == JobState.RESERVED && j.reservedBy != s)) {
       return Reply.Word.NOT_FOUND;
     }
-    Reply refused = refusedChange(false);
-    if (refused != null) {
-      return refused;
-    }
-    j.tube.deleteCount++;
-    jobs.remove(j);
-    return Reply.Word.DELETED;
+    return ifLoggable(false, () -> {
+      j.tube.deleteCount++;
+      jobs.remove(j);
+      return Reply.Word.DELETED;
+    });
   }
 
   @Override
@@ -124,12 +137,10 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
     if (j == null) {
       return Reply.Word.NOT_FOUND;
     }
-    Reply refused = refusedChange(true);
-    if (refused != null) {
-      return refused;
-    }
-    jobs.release(j, cmd.priority(), cmd.delaySeconds(), engine.nowNanos());
-    return Reply.Word.RELEASED;
+    return ifLoggable(true, () -> {
+      jobs.release(j, cmd.priority(), cmd.delaySeconds(), engine.nowNanos());
+      return Reply.Word.RELEASED;
+    });
   }
 
   @Override
@@ -139,12 +150,10 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
     if (j == null) {
       return Reply.Word.NOT_FOUND;
     }
-    Reply refused = refusedChange(true);
-    if (refused != null) {
-      return refused;
-    }
-    jobs.bury(j, cmd.priority());
-    return Reply.Word.BURIED;
+    return ifLoggable(true, () -> {
+      jobs.bury(j, cmd.priority());
+      return Reply.Word.BURIED;
+    });
   }
 
   @Override
@@ -255,12 +264,10 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
     if (j == null || (j.state != JobState.BURIED && j.state != JobState.DELAYED)) {
       return Reply.Word.NOT_FOUND;
     }
-    Reply refused = refusedChange(true);
-    if (refused != null) {
-      return refused;
-    }
-    jobs.kick(j, engine.nowNanos());
-    return Reply.Word.KICKED;
+    return ifLoggable(true, () -> {
+      jobs.kick(j, engine.nowNanos());
+      return Reply.Word.KICKED;
+    });
   }
 
   @Override
@@ -332,6 +339,12 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
       engine.count(cmd.counter());
     }
     return cmd.reply();
+  }
+
+  /** Applies {@code change} unless the binlog cannot take it now; then the reply says why. */
+  private Reply ifLoggable(boolean needsSpace, Supplier<Reply> change) {
+    Reply refused = refusedChange(needsSpace);
+    return refused != null ? refused : change.get();
   }
 
   /**

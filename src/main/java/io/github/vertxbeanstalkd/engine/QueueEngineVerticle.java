@@ -2,6 +2,7 @@ package io.github.vertxbeanstalkd.engine;
 
 import io.github.vertxbeanstalkd.bus.ConnectionRef;
 import io.github.vertxbeanstalkd.bus.EngineAddress;
+import io.github.vertxbeanstalkd.bus.EngineReplies;
 import io.github.vertxbeanstalkd.bus.EngineReply;
 import io.github.vertxbeanstalkd.bus.EngineRequest;
 import io.github.vertxbeanstalkd.protocol.Reply;
@@ -13,7 +14,10 @@ import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.eventbus.MessageConsumer;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,6 +39,8 @@ public final class QueueEngineVerticle extends VerticleBase {
   private long timerId = -1;
   private long timerDeadlineNanos = Long.MAX_VALUE;
   private boolean isResumeScheduled;
+  /** Replies produced during the current turn, per transport reply address. */
+  private final Map<String, List<EngineReply>> outgoing = new LinkedHashMap<>();
 
   public QueueEngineVerticle(ServerInfo info, long maxJobSizeBytes, BinlogConfig binlogConfig) {
     this.info = info;
@@ -86,6 +92,7 @@ public final class QueueEngineVerticle extends VerticleBase {
     public void onFailure(Throwable cause) {
       if (engine != null) {
         engine.onBinlogFailure(cause);
+        afterWork();
       } else {
         log.error("binlog failed", cause);
       }
@@ -93,6 +100,15 @@ public final class QueueEngineVerticle extends VerticleBase {
   }
 
   private void handle(EngineRequest request) {
+    if (request instanceof EngineRequest.Batch batch) {
+      batch.requests().forEach(this::apply);
+    } else {
+      apply(request);
+    }
+    afterWork();
+  }
+
+  private void apply(EngineRequest request) {
     try {
       if (request instanceof EngineRequest.Submit submit) {
         Session s = engine.session(submit.connection());
@@ -119,19 +135,32 @@ public final class QueueEngineVerticle extends VerticleBase {
       log.error("engine failed on {}", request.getClass().getSimpleName(), bug);
       if (request instanceof EngineRequest.Submit submit) {
         // STYLE.md: protocol outcomes are replies; an exception is a bug, answered INTERNAL_ERROR.
-        bus.send(submit.connection().replyAddress(),
-            new EngineReply(submit.connection().localId(), List.of(Reply.Word.INTERNAL_ERROR), true));
+        outgoing(submit.connection().replyAddress())
+            .add(new EngineReply(submit.connection().localId(), List.of(Reply.Word.INTERNAL_ERROR), true));
       }
     }
-    afterWork();
   }
 
   private void deliver(Session s, List<Reply> replies, boolean isComplete) {
     ConnectionRef ref = (ConnectionRef) s.key();
-    bus.send(ref.replyAddress(), new EngineReply(ref.localId(), replies, isComplete));
+    outgoing(ref.replyAddress()).add(new EngineReply(ref.localId(), replies, isComplete));
+  }
+
+  private List<EngineReply> outgoing(String replyAddress) {
+    return outgoing.computeIfAbsent(replyAddress, a -> new ArrayList<>());
+  }
+
+  /** Sends what this turn produced: one message per transport, however many connections. */
+  private void sendReplies() {
+    if (outgoing.isEmpty()) {
+      return;
+    }
+    outgoing.forEach((address, replies) -> bus.send(address, new EngineReplies(replies)));
+    outgoing.clear();
   }
 
   private void afterWork() {
+    sendReplies();
     if (engine.hasYieldedWork() && !isResumeScheduled) {
       isResumeScheduled = true;
       vertx.runOnContext(v -> {

@@ -18,6 +18,8 @@ public final class Session {
   final JobList reserved = new JobList();
   boolean isProducer;
   boolean isWorker;
+  /** The id taken when a put's line arrived ahead of its body (BEHAVIOURS.md 4). */
+  long announcedPutId;
 
   /** Set while blocked in a reserve. */
   boolean isWaiting;

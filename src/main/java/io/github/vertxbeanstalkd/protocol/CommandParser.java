@@ -125,8 +125,9 @@ public final class CommandParser {
   }
 
   private static ParsedLine pauseTube(String line) {
-    // BEHAVIOURS.md 10 (quirk kept): cmd-pause-tube is counted before the name is checked, and
-    // spaces before the name are skipped, none required.
+    // BEHAVIOURS.md 10 (quirk kept): cmd-pause-tube is counted before the name rules are checked
+    // (though after the name bytes and the delay parse), and spaces before the name are skipped,
+    // none required.
     Command.Invalid badFormat = new Command.Invalid(Reply.Word.BAD_FORMAT, Counter.PAUSE_TUBE);
     int start = "pause-tube".length();
     while (start < line.length() && line.charAt(start) == ' ') {
@@ -139,7 +140,11 @@ public final class CommandParser {
     String name = line.substring(start, end);
     Args a = new Args(line, end);
     long seconds = a.u32();
-    if (!a.ok() || !a.atEnd() || !isValidTubeName(name)) {
+    if (!a.ok() || !a.atEnd()) {
+      return Command.Invalid.BAD_FORMAT;
+    }
+    if (!isValidTubeName(name)) {
+      // 1.12 counts a line whose name bytes and delay parse but whose name breaks a rule.
       return badFormat;
     }
     return new Command.PauseTube(name, seconds);
@@ -199,53 +204,45 @@ public final class CommandParser {
     }
 
     long u32() {
-      String digits = digits();
-      if (digits == null || digits.length() > 10) {
-        ok = false;
-        return 0;
-      }
-      long value = Long.parseLong(digits);
-      if (value > U32_MAX) {
-        ok = false;
-        return 0;
-      }
-      return value;
+      long value = digits();
+      return Long.compareUnsigned(value, U32_MAX) > 0 ? fail() : value;
     }
 
     long u64() {
-      String digits = digits();
-      if (digits == null || digits.length() > 20) {
-        ok = false;
-        return 0;
-      }
-      try {
-        return Long.parseUnsignedLong(digits);
-      } catch (NumberFormatException tooBig) {
-        ok = false;
-        return 0;
-      }
+      return digits();
     }
 
-    private String digits() {
+    private long fail() {
+      ok = false;
+      return 0;
+    }
+
+    /**
+     * Reads spaces, then an unsigned decimal number of at most 64 bits without making a String;
+     * leading zeros are accepted. Fails on no digits or on overflow.
+     */
+    private long digits() {
       if (!ok) {
-        return null;
+        return 0;
       }
       while (pos < line.length() && line.charAt(pos) == ' ') {
         pos++;
       }
       int start = pos;
-      while (pos < line.length() && line.charAt(pos) >= '0' && line.charAt(pos) <= '9') {
-        pos++;
+      long value = 0;
+      boolean isOverflow = false;
+      for (char c; pos < line.length() && (c = line.charAt(pos)) >= '0' && c <= '9'; pos++) {
+        int digit = c - '0';
+        // value * 10 + digit must stay below 2^64, compared as unsigned.
+        if (Long.compareUnsigned(value, Long.divideUnsigned(-1L - digit, 10)) > 0) {
+          isOverflow = true;
+        }
+        value = value * 10 + digit;
       }
-      if (pos == start) {
-        return null;
+      if (pos == start || isOverflow) {
+        return fail();
       }
-      // Leading zeros are accepted; strip them so the length checks above stay exact.
-      int first = start;
-      while (first < pos - 1 && line.charAt(first) == '0') {
-        first++;
-      }
-      return line.substring(first, pos);
+      return value;
     }
   }
 }

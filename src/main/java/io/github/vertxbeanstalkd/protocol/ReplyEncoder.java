@@ -14,18 +14,55 @@ public final class ReplyEncoder {
     if (reply instanceof Reply.Word word) {
       out.appendBytes(word.line());
     } else if (reply instanceof Reply.Number number) {
-      ascii(out, number.word() + ' ' + number.value());
+      ascii(out, number.word());
+      out.appendByte((byte) ' ');
+      decimal(out, number.value());
       out.appendBytes(CRLF);
     } else if (reply instanceof Reply.Using using) {
-      ascii(out, "USING " + using.tube());
+      ascii(out, "USING ");
+      ascii(out, using.tube());
       out.appendBytes(CRLF);
     } else if (reply instanceof Reply.JobBody job) {
-      ascii(out, job.word() + ' ' + Long.toUnsignedString(job.id()) + ' ' + job.body().length);
+      ascii(out, job.word());
+      out.appendByte((byte) ' ');
+      decimal(out, job.id());
+      out.appendByte((byte) ' ');
+      decimal(out, job.body().length);
       out.appendBytes(CRLF).appendBytes(job.body()).appendBytes(CRLF);
     } else if (reply instanceof Reply.Document doc) {
-      ascii(out, "OK " + doc.yaml().length);
+      ascii(out, "OK ");
+      decimal(out, doc.yaml().length);
       out.appendBytes(CRLF).appendBytes(doc.yaml()).appendBytes(CRLF);
     }
+  }
+
+  /** An upper bound of the encoded size, to size buffers once. */
+  public static int sizeHint(Reply reply) {
+    if (reply instanceof Reply.JobBody job) {
+      return job.body().length + 48;
+    }
+    if (reply instanceof Reply.Document doc) {
+      return doc.yaml().length + 16;
+    }
+    return 32;
+  }
+
+  /** Appends an unsigned decimal number without building a String. */
+  private static void decimal(Buffer out, long value) {
+    if (value < 0) {
+      ascii(out, Long.toUnsignedString(value));
+      return;
+    }
+    if (value < 10) {
+      out.appendByte((byte) ('0' + value));
+      return;
+    }
+    byte[] digits = new byte[20];
+    int at = digits.length;
+    for (long v = value; v != 0; v /= 10) {
+      digits[--at] = (byte) ('0' + (v % 10));
+    }
+    out.appendBytes(digits, at, digits.length - at);
   }
 
   /** Encodes one reply into a new buffer. */

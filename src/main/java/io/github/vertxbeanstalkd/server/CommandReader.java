@@ -6,6 +6,7 @@ import io.github.vertxbeanstalkd.protocol.ParsedLine;
 import io.github.vertxbeanstalkd.protocol.PutHeader;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.parsetools.RecordParser;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Cuts a connection's input into commands. A {@link RecordParser} reads CR LF lines and, after a
@@ -38,6 +39,8 @@ final class CommandReader {
   private boolean isCrPending;
 
   private PutHeader put;
+  /** The engine was told of the put in progress ({@link Command.PutStarted}). */
+  private boolean isPutAnnounced;
   private byte[] body;
   private int bodyFilled;
   /** Body and trailer bytes still to come. */
@@ -75,6 +78,18 @@ final class CommandReader {
       parser.resume();
       checkLineLimit();
     }
+  }
+
+  /**
+   * A {@link Command.PutStarted} for a put whose line has been read but whose body has not fully
+   * arrived, once; null if there is none.
+   */
+  Command announcePendingPut() {
+    if (put == null || isPutAnnounced) {
+      return null;
+    }
+    isPutAnnounced = true;
+    return new Command.PutStarted(mode == Mode.SKIP_BODY);
   }
 
   void feed(Buffer data) {
@@ -149,9 +164,10 @@ final class CommandReader {
   }
 
   private void onLine(Buffer line) {
-    ParsedLine parsed = commandParser.parse(line.getBytes(), line.length());
+    ParsedLine parsed = commandParser.parse(line.toString(StandardCharsets.ISO_8859_1));
     if (parsed instanceof PutHeader header) {
       put = header;
+      isPutAnnounced = false;
       bodyRemaining = header.bytes() + 2;
       if (header.bytes() > commandParser.maxJobSizeBytes()) {
         // BEHAVIOURS.md 4: swallow exactly bytes + 2, whatever they are, without keeping them.
@@ -186,7 +202,7 @@ final class CommandReader {
       return;
     }
     boolean hasCrlf = trailer[0] == '\r' && trailer[1] == '\n';
-    Command.Put command = put.withBody(body, hasCrlf);
+    Command.Put command = put.withBody(body, hasCrlf, isPutAnnounced);
     body = null;
     put = null;
     backToLines();
@@ -201,7 +217,7 @@ final class CommandReader {
     }
     put = null;
     backToLines();
-    listener.onCommand(new Command.JobTooBig());
+    listener.onCommand(new Command.JobTooBig(isPutAnnounced));
   }
 
   private int nextChunkSize() {

@@ -1,18 +1,17 @@
 package io.github.vertxbeanstalkd.server;
 
 import io.github.vertxbeanstalkd.bus.ConnectionRef;
-import io.github.vertxbeanstalkd.bus.EngineAddress;
 import io.github.vertxbeanstalkd.bus.EngineReply;
 import io.github.vertxbeanstalkd.bus.EngineRequest;
 import io.github.vertxbeanstalkd.protocol.Command;
 import io.github.vertxbeanstalkd.protocol.Reply;
 import io.github.vertxbeanstalkd.protocol.ReplyEncoder;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.net.NetSocket;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * One client socket. Every command its {@link CommandReader} finds in what has arrived travels to
@@ -29,7 +28,8 @@ final class Connection implements CommandReader.Listener {
 
   private final NetSocket socket;
   private final ConnectionRef ref;
-  private final EventBus bus;
+  /** Queues a request for the engine; the verticle sends them in order, once per turn. */
+  private final Consumer<EngineRequest> engine;
   private final CommandReader reader;
   private final Runnable onClosed;
 
@@ -42,16 +42,17 @@ final class Connection implements CommandReader.Listener {
   private boolean isClosed;
   private final ArrayDeque<Reply> unwritten = new ArrayDeque<>();
 
-  Connection(NetSocket socket, ConnectionRef ref, EventBus bus, long maxJobSizeBytes, Runnable onClosed) {
+  Connection(NetSocket socket, ConnectionRef ref, Consumer<EngineRequest> engine, long maxJobSizeBytes,
+      Runnable onClosed) {
     this.socket = socket;
     this.ref = ref;
-    this.bus = bus;
+    this.engine = engine;
     this.reader = new CommandReader(maxJobSizeBytes, this);
     this.onClosed = onClosed;
   }
 
   void start() {
-    bus.send(EngineAddress.REQUESTS, new EngineRequest.Open(ref));
+    engine.accept(new EngineRequest.Open(ref));
     socket.handler(this::onData);
     socket.exceptionHandler(e -> socket.close());
     socket.closeHandler(v -> closed());
@@ -64,7 +65,7 @@ final class Connection implements CommandReader.Listener {
       return;
     }
     isInputEnded = true;
-    bus.send(EngineAddress.REQUESTS, new EngineRequest.InputEnded(ref));
+    engine.accept(new EngineRequest.InputEnded(ref));
     afterInput();
   }
 
@@ -104,12 +105,19 @@ final class Connection implements CommandReader.Listener {
     if (isInFlight || isClosed) {
       return;
     }
+    Command putStarted = reader.announcePendingPut();
     if (!batch.isEmpty()) {
       List<Command> commands = batch;
+      if (putStarted != null) {
+        commands.add(putStarted);
+      }
       batch = new ArrayList<>();
       isInFlight = true;
       reader.pause();
-      bus.send(EngineAddress.REQUESTS, new EngineRequest.Submit(ref, commands));
+      engine.accept(new EngineRequest.Submit(ref, commands));
+    } else if (putStarted != null) {
+      // No reply comes for it, so nothing waits: the body keeps streaming in.
+      engine.accept(new EngineRequest.Submit(ref, List.of(putStarted)));
     } else if (isQuitting || isInputEnded) {
       // BEHAVIOURS.md 1: quit releases the connection's jobs at once, so the engine hears of it
       // now, in order with every other connection's commands, not when Netty reports the close.
@@ -144,7 +152,14 @@ final class Connection implements CommandReader.Listener {
       return;
     }
     while (!unwritten.isEmpty() && !socket.writeQueueFull()) {
-      Buffer out = Buffer.buffer(128);
+      int size = 0;
+      for (Reply r : unwritten) {
+        size += ReplyEncoder.sizeHint(r);
+        if (size >= WRITE_CHUNK_BYTES) {
+          break;
+        }
+      }
+      Buffer out = Buffer.buffer(size);
       do {
         ReplyEncoder.encode(unwritten.poll(), out);
       } while (!unwritten.isEmpty() && out.length() < WRITE_CHUNK_BYTES);
@@ -168,7 +183,7 @@ final class Connection implements CommandReader.Listener {
     }
     isClosed = true;
     unwritten.clear();
-    bus.send(EngineAddress.REQUESTS, new EngineRequest.Close(ref));
+    engine.accept(new EngineRequest.Close(ref));
     onClosed.run();
   }
 }

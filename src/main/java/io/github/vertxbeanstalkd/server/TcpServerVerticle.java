@@ -2,7 +2,9 @@ package io.github.vertxbeanstalkd.server;
 
 import io.github.vertxbeanstalkd.bus.ConnectionRef;
 import io.github.vertxbeanstalkd.bus.EngineAddress;
+import io.github.vertxbeanstalkd.bus.EngineReplies;
 import io.github.vertxbeanstalkd.bus.EngineReply;
+import io.github.vertxbeanstalkd.bus.EngineRequest;
 import io.github.vertxbeanstalkd.config.ServerConfig;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -10,7 +12,9 @@ import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.NetSocket;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.UUID;
 
 /** Accepts beanstalkd clients over TCP and routes the engine's replies to their connections. */
@@ -19,7 +23,9 @@ public final class TcpServerVerticle extends VerticleBase {
   private final String replyAddress = EngineAddress.REPLIES_PREFIX + UUID.randomUUID();
   private final HashMap<Long, Connection> connections = new HashMap<>();
   private long nextLocalId = 1;
-  private MessageConsumer<EngineReply> replies;
+  private MessageConsumer<EngineReplies> replies;
+  private List<EngineRequest> outgoing = new ArrayList<>();
+  private boolean isFlushScheduled;
   private NetServer server;
 
   public TcpServerVerticle(ServerConfig config) {
@@ -29,10 +35,11 @@ public final class TcpServerVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     replies = vertx.eventBus().localConsumer(replyAddress, msg -> {
-      EngineReply reply = msg.body();
-      Connection c = connections.get(reply.localId());
-      if (c != null) {
-        c.onReply(reply);
+      for (EngineReply reply : msg.body().replies()) {
+        Connection c = connections.get(reply.localId());
+        if (c != null) {
+          c.onReply(reply);
+        }
       }
     });
     NetServerOptions options = new NetServerOptions()
@@ -54,9 +61,26 @@ public final class TcpServerVerticle extends VerticleBase {
     return server.actualPort();
   }
 
+  /**
+   * Queues a request; what every connection queued during this event-loop turn goes to the
+   * engine as one message once the turn's I/O is handled, in order.
+   */
+  private void toEngine(EngineRequest request) {
+    outgoing.add(request);
+    if (!isFlushScheduled) {
+      isFlushScheduled = true;
+      vertx.runOnContext(v -> {
+        isFlushScheduled = false;
+        List<EngineRequest> requests = outgoing;
+        outgoing = new ArrayList<>();
+        vertx.eventBus().send(EngineAddress.REQUESTS, new EngineRequest.Batch(requests));
+      });
+    }
+  }
+
   private void accept(NetSocket socket) {
     long id = nextLocalId++;
-    Connection c = new Connection(socket, new ConnectionRef(replyAddress, id), vertx.eventBus(),
+    Connection c = new Connection(socket, new ConnectionRef(replyAddress, id), this::toEngine,
         config.maxJobSizeBytes(), () -> connections.remove(id));
     connections.put(id, c);
     c.start();
