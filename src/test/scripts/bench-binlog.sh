@@ -8,7 +8,8 @@
 #
 # Usage: src/test/scripts/bench-binlog.sh   (after mvn -B -q package -DskipTests)
 # Environment: JAR [target/vertx-beanstalkd.jar], ROUNDS [3], DURATION_MS [5000], WARMUP_MS [1000],
-#              CASES ["always 50 memory"], BINLOG_PARENT [/var/tmp: must be a real disk, not tmpfs]
+#              CASES ["always 50 memory"], BINLOG_PARENT [/var/tmp: must be a real disk, not tmpfs],
+#              JVM_OPTIONS [@conf/jvm.options when that file exists: the settings the server ships with]
 set -euo pipefail
 
 JAR=${JAR:-target/vertx-beanstalkd.jar}
@@ -16,6 +17,8 @@ ROUNDS=${ROUNDS:-3}
 DURATION_MS=${DURATION_MS:-5000}
 WARMUP_MS=${WARMUP_MS:-1000}
 CASES=${CASES:-"always 50 memory"}
+if [ -z "${JVM_OPTIONS+set}" ] && [ -f conf/jvm.options ]; then JVM_OPTIONS=@conf/jvm.options; fi
+JVM_OPTIONS=${JVM_OPTIONS:-}
 WORK=$(mktemp -d "${BINLOG_PARENT:-/var/tmp}/bench-binlog.XXXXXX")
 PIDS=()
 
@@ -50,8 +53,9 @@ start_ours() {
     [ "$fsync" = always ] && fsync='"always"'
     conf="{\"port\":$PORT,\"binlog\":{\"dir\":\"$WORK/ours-$1\",\"fsync\":$fsync}}"
   fi
-  echo "  ours:       taskset -c 0 java -jar $JAR -conf '$conf'"
-  taskset -c 0 java -jar "$JAR" -conf "$conf" >"$WORK/ours-$1.log" 2>&1 &
+  echo "  ours:       taskset -c 0 java $JVM_OPTIONS -jar $JAR -conf '$conf'"
+  # shellcheck disable=SC2086 # JVM_OPTIONS is a list of words
+  taskset -c 0 java $JVM_OPTIONS -jar "$JAR" -conf "$conf" >"$WORK/ours-$1.log" 2>&1 &
   PID=$!
   PIDS+=("$PID")
   wait_port "$PORT"
