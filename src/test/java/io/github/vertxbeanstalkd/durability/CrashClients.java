@@ -140,7 +140,7 @@ final class CrashClients {
           continue;
         }
         synchronized (f) {
-          f.handedOut();
+          f.handedOut(System.currentTimeMillis());
           change(c, f, r);
         }
       }

@@ -57,9 +57,10 @@ class CrashTest {
         System.out.printf("crash fsync=%s trial %d: %d ms, acked puts %d deletes %d releases %d buries %d kicks %d;"
             + " %s%n", fsync, t, r.elapsedMillis(), r.puts(), r.deletes(), r.releases(), r.buries(), r.kicks(),
             r.tally().summary());
-        if (r.tally().total() == 0) {
-          deleteTrial(dir);
+        if (r.tally().total() != 0) {
+          keepTrial(dir);
         }
+        deleteTrial(dir);
       }
       report.append(String.format("fsync=%s: %d trials in %.1f s; acknowledged puts %d, deletes %d, releases %d,"
           + " buries %d, kicks %d; %s%n", fsync, trials, (System.nanoTime() - policyNanos) / 1e9, acked[0],
@@ -78,7 +79,25 @@ class CrashTest {
     assertTrue(puts > 0 && deletes > 0, "the workload did nothing: " + report);
   }
 
-  /** A trial that found nothing leaves no files behind; a failing one keeps its logs for a look. */
+  /** A failing trial's directory and server logs go to target/crash-failures, for a look. */
+  private static void keepTrial(Path dir) throws IOException {
+    Path keep = Path.of("target", "crash-failures", dir.getFileName() + "-" + System.currentTimeMillis());
+    String serverLogs = dir.getFileName() + "-server-";
+    try (Stream<Path> all = Files.walk(dir.getParent())) {
+      for (Path p : (Iterable<Path>) all::iterator) {
+        if (p.startsWith(dir) || p.getFileName().toString().startsWith(serverLogs)) {
+          Path to = keep.resolve(dir.getParent().relativize(p).toString());
+          Files.createDirectories(Files.isDirectory(p) ? to : to.getParent());
+          if (!Files.isDirectory(p)) {
+            Files.copy(p, to);
+          }
+        }
+      }
+    }
+    System.out.println("crash: kept " + keep.toAbsolutePath());
+  }
+
+  /** Trials leave no files behind in the temporary directory. */
   private static void deleteTrial(Path dir) throws IOException {
     String serverLogs = dir.getFileName() + "-server-";
     try (Stream<Path> all = Files.walk(dir.getParent())) {

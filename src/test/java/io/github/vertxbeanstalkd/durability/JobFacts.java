@@ -35,8 +35,15 @@ final class JobFacts {
     isConfirmed = true;
   }
 
-  /** The job was handed out (RESERVED), which the engine also sends only once the put is durable. */
-  void handedOut() {
+  /**
+   * The job was handed out (RESERVED at {@code nowMillis}). The engine sends that only once every
+   * record before it is durable, so the put is; and so is a change whose reply never came (a
+   * kick-job of the buried job, say, cut off by the crash): the job was reservable only after it.
+   */
+  void handedOut(long nowMillis) {
+    if (pending != null) {
+      acknowledge(nowMillis);
+    }
     isConfirmed = true;
   }
 
