@@ -58,7 +58,7 @@ class CrashTest {
             + " %s%n", fsync, t, r.elapsedMillis(), r.puts(), r.deletes(), r.releases(), r.buries(), r.kicks(),
             r.tally().summary());
         if (r.tally().total() == 0) {
-          deleteTree(tmp);
+          deleteTrial(dir);
         }
       }
       report.append(String.format("fsync=%s: %d trials in %.1f s; acknowledged puts %d, deletes %d, releases %d,"
@@ -78,11 +78,12 @@ class CrashTest {
     assertTrue(puts > 0 && deletes > 0, "the workload did nothing: " + report);
   }
 
-  /** Trials that found nothing leave no files behind; a failing one keeps its logs for a look. */
-  private static void deleteTree(Path root) throws IOException {
-    try (Stream<Path> all = Files.walk(root)) {
+  /** A trial that found nothing leaves no files behind; a failing one keeps its logs for a look. */
+  private static void deleteTrial(Path dir) throws IOException {
+    String serverLogs = dir.getFileName() + "-server-";
+    try (Stream<Path> all = Files.walk(dir.getParent())) {
       for (Path p : (Iterable<Path>) all.sorted(Comparator.reverseOrder())::iterator) {
-        if (!p.equals(root)) {
+        if (p.startsWith(dir) || p.getFileName().toString().startsWith(serverLogs)) {
           Files.delete(p);
         }
       }

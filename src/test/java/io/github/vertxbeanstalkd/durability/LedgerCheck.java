@@ -120,7 +120,10 @@ final class LedgerCheck {
       return new Outcome(true, pri, state, 0, 0, 0);
     }
     long leftMillis = Long.parseLong(job.get("time-left")) * 1000;
-    return Outcome.delayedBetween(pri, sentMillis + leftMillis, readMillis + leftMillis + 1000);
+    // Due within the second: a deadline that passed while the server was down is "now" after the
+    // restart, until the first tick makes the job ready, so only the upper bound is known.
+    long low = leftMillis == 0 ? 0 : sentMillis + leftMillis;
+    return Outcome.delayedBetween(pri, low, readMillis + leftMillis + 1000);
   }
 
   private static String preview(byte[] body) {

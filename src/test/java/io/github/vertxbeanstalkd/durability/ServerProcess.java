@@ -5,6 +5,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -16,6 +18,13 @@ import java.util.regex.Pattern;
 final class ServerProcess implements AutoCloseable {
   private static final Pattern LISTENING = Pattern.compile("listening on 127\\.0\\.0\\.1:(\\d+)");
   private static final long START_MILLIS = 60_000;
+  /** Servers still running; killed when the test JVM exits, so that none outlives an aborted run. */
+  private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
+
+  static {
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> RUNNING.forEach(Process::destroyForcibly)));
+  }
+
   private final Process process;
   private final Path logFile;
   private final int port;
@@ -45,6 +54,7 @@ final class ServerProcess implements AutoCloseable {
     pb.environment().keySet().removeIf(k -> k.startsWith("BEANSTALKD_"));
     pb.redirectErrorStream(true).redirectOutput(logFile.toFile());
     Process p = pb.start();
+    RUNNING.add(p);
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(START_MILLIS);
     while (System.nanoTime() < deadline) {
       Matcher m = LISTENING.matcher(Files.readString(logFile, StandardCharsets.ISO_8859_1));
@@ -52,11 +62,13 @@ final class ServerProcess implements AutoCloseable {
         return new ServerProcess(p, logFile, Integer.parseInt(m.group(1)));
       }
       if (!p.isAlive()) {
+        RUNNING.remove(p);
         throw new IllegalStateException("the server exited with " + p.exitValue() + ":\n" + log(logFile));
       }
       Thread.sleep(20);
     }
     p.destroyForcibly().waitFor();
+    RUNNING.remove(p);
     throw new IllegalStateException("the server did not listen within " + START_MILLIS + " ms:\n" + log(logFile));
   }
 
@@ -78,6 +90,7 @@ final class ServerProcess implements AutoCloseable {
     if (!process.waitFor(30, TimeUnit.SECONDS)) {
       throw new IllegalStateException("server " + process.pid() + " survived SIGKILL for 30 s");
     }
+    RUNNING.remove(process);
   }
 
   @Override

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Put throughput with a binlog, ours against beanstalkd 1.12 on the same machine: 50 connections
+# putting 100-byte jobs one at a time (Bench --mode put -c 50 -p 1), in alternating rounds
+# (ours, beanstalkd, ours, ...), servers pinned to CPU 0 and the load generator to CPU 1.
+#
+# Cases: "always" (ours fsync always vs beanstalkd -b DIR -f 0), "50" (fsync every 50 ms vs
+# beanstalkd -b DIR -f 50), "memory" (no binlog on either side).
+#
+# Usage: src/test/scripts/bench-binlog.sh   (after mvn -B -q package -DskipTests)
+# Environment: JAR [target/vertx-beanstalkd.jar], ROUNDS [3], DURATION_MS [5000], WARMUP_MS [1000],
+#              CASES ["always 50 memory"], BINLOG_PARENT [/var/tmp: must be a real disk, not tmpfs],
+#              JVM_OPTIONS [@conf/jvm.options when that file exists: the settings the server ships with]
+set -euo pipefail
+
+JAR=${JAR:-target/vertx-beanstalkd.jar}
+ROUNDS=${ROUNDS:-3}
+DURATION_MS=${DURATION_MS:-5000}
+WARMUP_MS=${WARMUP_MS:-1000}
+CASES=${CASES:-"always 50 memory"}
+if [ -z "${JVM_OPTIONS+set}" ] && [ -f conf/jvm.options ]; then JVM_OPTIONS=@conf/jvm.options; fi
+JVM_OPTIONS=${JVM_OPTIONS:-}
+WORK=$(mktemp -d "${BINLOG_PARENT:-/var/tmp}/bench-binlog.XXXXXX")
+PIDS=()
+
+cleanup() {
+  for pid in "${PIDS[@]}"; do
+    kill "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+wait_port() {
+  for _ in $(seq 1 300); do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then return 0; fi
+    sleep 0.1
+  done
+  echo "nothing listens on $1" >&2
+  return 1
+}
+
+# start_ours FSYNC: FSYNC is always, a number of ms, or memory. Sets PORT and PID.
+start_ours() {
+  PORT=$(free_port)
+  local conf="{\"port\":$PORT}"
+  if [ "$1" != memory ]; then
+    local fsync=$1
+    [ "$fsync" = always ] && fsync='"always"'
+    conf="{\"port\":$PORT,\"binlog\":{\"dir\":\"$WORK/ours-$1\",\"fsync\":$fsync}}"
+  fi
+  echo "  ours:       taskset -c 0 java $JVM_OPTIONS -jar $JAR -conf '$conf'"
+  # shellcheck disable=SC2086 # JVM_OPTIONS is a list of words
+  taskset -c 0 java $JVM_OPTIONS -jar "$JAR" -conf "$conf" >"$WORK/ours-$1.log" 2>&1 &
+  PID=$!
+  PIDS+=("$PID")
+  wait_port "$PORT"
+}
+
+start_beanstalkd() {
+  PORT=$(free_port)
+  local flags=()
+  case $1 in
+    always) mkdir -p "$WORK/bs-$1"; flags=(-b "$WORK/bs-$1" -f 0) ;;
+    memory) ;;
+    *) mkdir -p "$WORK/bs-$1"; flags=(-b "$WORK/bs-$1" -f "$1") ;;
+  esac
+  echo "  beanstalkd: taskset -c 0 beanstalkd -l 127.0.0.1 -p $PORT ${flags[*]}"
+  taskset -c 0 beanstalkd -l 127.0.0.1 -p "$PORT" "${flags[@]}" &
+  PID=$!
+  PIDS+=("$PID")
+  wait_port "$PORT"
+}
+
+# bench PORT: prints ops/s of one measured window.
+bench() {
+  taskset -c 1 java -cp "$JAR" io.github.vertxbeanstalkd.bench.Bench --target "127.0.0.1:$1" \
+      --mode put -c 50 -p 1 --duration-ms "$DURATION_MS" --warmup-ms "$WARMUP_MS" \
+    | grep '^{' | python3 -c 'import json, sys; r = json.load(sys.stdin); print("%.0f %d" % (r["opsPerSec"], r["errors"]))'
+}
+
+median() {
+  printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+echo "bench: put -c 50 -p 1, 100-byte bodies, $ROUNDS rounds of ${DURATION_MS} ms (+${WARMUP_MS} ms warm-up)"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); generator: taskset -c 1 java -cp $JAR" \
+  "io.github.vertxbeanstalkd.bench.Bench --target 127.0.0.1:PORT --mode put -c 50 -p 1" \
+  "--duration-ms $DURATION_MS --warmup-ms $WARMUP_MS"
+for case in $CASES; do
+  echo "case fsync=$case"
+  start_ours "$case"; OURS_PORT=$PORT; OURS_PID=$PID
+  start_beanstalkd "$case"; BS_PORT=$PORT; BS_PID=$PID
+  ours=(); theirs=()
+  for round in $(seq 1 "$ROUNDS"); do
+    read -r a ea < <(bench "$OURS_PORT")
+    read -r b eb < <(bench "$BS_PORT")
+    ours+=("$a"); theirs+=("$b")
+    echo "  round $round: ours $a ops/s (errors $ea), beanstalkd $b ops/s (errors $eb), load $(cut -d' ' -f1 /proc/loadavg)"
+  done
+  mo=$(median "${ours[@]}"); mb=$(median "${theirs[@]}")
+  echo "  median: ours $mo ops/s, beanstalkd $mb ops/s, ratio $(awk -v a="$mo" -v b="$mb" 'BEGIN { printf "%.1f", a / b }')x"
+  kill "$OURS_PID" "$BS_PID"; wait "$OURS_PID" "$BS_PID" 2>/dev/null || true
+done
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
