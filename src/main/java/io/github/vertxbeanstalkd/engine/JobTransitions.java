@@ -3,6 +3,7 @@ package io.github.vertxbeanstalkd.engine;
 import io.github.vertxbeanstalkd.persistence.Binlog;
 import io.github.vertxbeanstalkd.persistence.BinlogRecord;
 import io.github.vertxbeanstalkd.persistence.JobCounters;
+import io.github.vertxbeanstalkd.persistence.RecoveredLog;
 import io.github.vertxbeanstalkd.persistence.SnapshotState;
 import io.github.vertxbeanstalkd.protocol.JobState;
 import io.github.vertxbeanstalkd.protocol.Reply;
@@ -74,8 +75,32 @@ final class JobTransitions {
     log(snapshot(j, now));
   }
 
-  /** A job read back from the log at start-up: placed without logging it again. */
-  void restore(Job j, JobState state, long deadlineNanos, long now) {
+  /** Rebuilds every job the binlog replayed, without logging them again (BEHAVIOURS.md flags: -b). */
+  void restore(RecoveredLog recovered, long now) {
+    long wallNow = clock.epochMillis();
+    for (BinlogRecord.JobSnapshot snap : recovered.jobs()) {
+      Tube tube = tubes.getOrCreate(snap.tube());
+      long createdNanos = now - Math.max(0, wallNow - snap.createdEpochMillis()) * 1_000_000;
+      Job j = new Job(snap.id(), tube, snap.body(), createdNanos, snap.priority(), snap.delaySeconds(),
+          snap.ttrSeconds());
+      j.reserves = snap.counters().reserves();
+      j.timeouts = snap.counters().timeouts();
+      j.releases = snap.counters().releases();
+      j.buries = snap.counters().buries();
+      j.kicks = snap.counters().kicks();
+      JobState state = switch (snap.state()) {
+        case DELAYED -> JobState.DELAYED;
+        case BURIED -> JobState.BURIED;
+        default -> JobState.READY;
+      };
+      // A delayed job keeps its wall-clock deadline; one that passed while we were down is due now.
+      long deadline = now + Math.max(0, snap.readyAtEpochMillis() - wallNow) * 1_000_000;
+      restore(j, state, deadline, now);
+    }
+    nextJobId = Math.max(nextJobId, recovered.nextJobId());
+  }
+
+  private void restore(Job j, JobState state, long deadlineNanos, long now) {
     index.put(j);
     j.tube.totalJobs++;
     totalJobs++;

@@ -2,10 +2,8 @@ package io.github.vertxbeanstalkd.engine;
 
 import io.github.vertxbeanstalkd.persistence.Binlog;
 import io.github.vertxbeanstalkd.persistence.BinlogConfig;
-import io.github.vertxbeanstalkd.persistence.BinlogRecord;
 import io.github.vertxbeanstalkd.persistence.RecoveredLog;
 import io.github.vertxbeanstalkd.protocol.Command;
-import io.github.vertxbeanstalkd.protocol.JobState;
 import io.github.vertxbeanstalkd.protocol.Counter;
 import io.github.vertxbeanstalkd.protocol.Reply;
 import java.util.ArrayDeque;
@@ -70,7 +68,11 @@ public final class QueueEngine {
     this.binlog = binlog;
     this.jobs = new JobTransitions(tubes, this::readied, binlog, clock);
     this.handlers = new CommandHandlers(this, jobs);
-    restore(binlog.takeRecovered());
+    RecoveredLog recovered = binlog.takeRecovered();
+    jobs.restore(recovered, clock.nanos());
+    if (!recovered.jobs().isEmpty()) {
+      log.info("binlog: recovered {} jobs, next id {}", recovered.jobs().size(), jobs.nextJobId);
+    }
   }
 
   // ---------------------------------------------------------------- entry points
@@ -323,34 +325,6 @@ public final class QueueEngine {
       budget -= ids.length;
     }
     hasCompactionBacklog = budget <= 0 && binlog.isCompactionDue();
-  }
-
-  /** Rebuilds tubes and heaps from what the binlog replayed (BEHAVIOURS.md flags: -b). */
-  private void restore(RecoveredLog recovered) {
-    long now = clock.nanos();
-    long wallNow = clock.epochMillis();
-    for (BinlogRecord.JobSnapshot snap : recovered.jobs()) {
-      Tube tube = tubes.getOrCreate(snap.tube());
-      long createdNanos = now - Math.max(0, wallNow - snap.createdEpochMillis()) * 1_000_000;
-      Job j = new Job(snap.id(), tube, snap.body(), createdNanos, snap.priority(), snap.delaySeconds(),
-          snap.ttrSeconds());
-      j.reserves = snap.counters().reserves();
-      j.timeouts = snap.counters().timeouts();
-      j.releases = snap.counters().releases();
-      j.buries = snap.counters().buries();
-      j.kicks = snap.counters().kicks();
-      JobState state = switch (snap.state()) {
-        case DELAYED -> JobState.DELAYED;
-        case BURIED -> JobState.BURIED;
-        default -> JobState.READY;
-      };
-      long deadline = now + Math.max(0, snap.readyAtEpochMillis() - wallNow) * 1_000_000;
-      jobs.restore(j, state, deadline, now);
-    }
-    jobs.nextJobId = Math.max(jobs.nextJobId, recovered.nextJobId());
-    if (!recovered.jobs().isEmpty()) {
-      log.info("binlog: recovered {} jobs, next id {}", recovered.jobs().size(), jobs.nextJobId);
-    }
   }
 
   private void run(Session s) {

@@ -87,7 +87,7 @@ final class CrashClients {
   private void produce(int worker, Random r) throws IOException {
     try (WireConnection c = WireConnection.open(port, READ_TIMEOUT_MILLIS)) {
       String using = "default";
-      for (long seq = 0; ; seq++) {
+      for (long seq = 0; !isKilled; seq++) {
         String tube = TUBES[r.nextInt(TUBES.length)];
         if (!tube.equals(using)) {
           expect(c.call("use " + tube), "USING " + tube);
@@ -124,7 +124,7 @@ final class CrashClients {
           unexpected("watch " + tube + ": " + reply);
         }
       }
-      while (true) {
+      while (!isKilled) {
         String reply = c.call("reserve-with-timeout 1");
         if (reply.equals("TIMED_OUT") || reply.equals("DEADLINE_SOON")) {
           continue;
@@ -181,7 +181,7 @@ final class CrashClients {
 
   private void kick(Random r) throws IOException, InterruptedException {
     try (WireConnection c = WireConnection.open(port, READ_TIMEOUT_MILLIS)) {
-      while (true) {
+      while (!isKilled) {
         Thread.sleep(1 + r.nextInt(10));
         Long id = ledger.anyBuried(r);
         JobFacts f = id == null ? null : ledger.get(id);
