@@ -1,17 +1,13 @@
 package io.github.vertxbeanstalkd;
 
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import io.vertx.launcher.application.HookContext;
 import io.vertx.launcher.application.VertxApplication;
 import io.vertx.launcher.application.VertxApplicationHooks;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import sun.misc.Signal;
 
 /**
- * The Vert.x launcher with this server's hooks: SIGUSR1 enters drain mode, as in beanstalkd.
- * Every launcher option works ({@code -conf}, {@code --options}, {@code -cluster}, ...).
+ * The Vert.x launcher with this server's defaults for Vert.x options. Every launcher option works ({@code -conf}, {@code --options}, {@code -cluster}, ...).
  */
 public final class Main extends VertxApplication {
   private static final Logger log = LoggerFactory.getLogger(Main.class);
@@ -48,17 +44,6 @@ public final class Main extends VertxApplication {
         options.put("preferNativeTransport", true);
       }
       return options;
-    }
-
-    @Override
-    public void afterVertxStarted(HookContext context) {
-      Vertx vertx = context.vertx();
-      try {
-        // BEHAVIOURS.md 12: SIGUSR1 puts the server into drain mode for the rest of its life.
-        Signal.handle(new Signal("USR1"), sig -> Server.drain(vertx));
-      } catch (IllegalArgumentException unsupported) {
-        log.warn("SIGUSR1 is not available here; drain mode only through the engine's Drain request");
-      }
     }
   }
 }

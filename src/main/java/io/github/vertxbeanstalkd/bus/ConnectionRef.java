@@ -1,4 +1,4 @@
 package io.github.vertxbeanstalkd.bus;
 
-/** Names one client connection: the transport's reply address and its number there. */
-public record ConnectionRef(String replyAddress, long localId) {}
+/** Names one TCP connection: its front's reply address and its number there. */
+public record ConnectionRef(String replyAddress, long localId) implements ClientRef {}

@@ -1,11 +1,22 @@
 package io.github.vertxbeanstalkd.bus;
 
-/** Event-bus addresses of the queue engine. Both are local: commands never cross the cluster. */
-public final class EngineAddress {
-  /** Where transports send {@link EngineRequest}s. */
-  public static final String REQUESTS = "beanstalkd.engine";
-  /** Prefix of each transport's reply address. */
-  public static final String REPLIES_PREFIX = "beanstalkd.replies.";
+import java.util.UUID;
 
-  private EngineAddress() {}
+/**
+ * The local event-bus addresses of one server instance's engine and fronts. Each instance has its
+ * own, so several servers can be deployed into one Vert.x; none of them crosses the cluster.
+ */
+public record EngineAddress(String requests, String repliesPrefix) {
+  private static final String PREFIX = "beanstalkd.internal.";
+
+  /** Fresh addresses for a new server instance. */
+  public static EngineAddress unique() {
+    String instance = UUID.randomUUID().toString();
+    return new EngineAddress(PREFIX + instance + ".engine", PREFIX + instance + ".replies.");
+  }
+
+  /** A new reply address for one front of this instance. */
+  public String newReplyAddress() {
+    return repliesPrefix + UUID.randomUUID();
+  }
 }

@@ -24,6 +24,25 @@ public sealed interface EngineRequest {
    */
   record Batch(List<EngineRequest> requests) implements EngineRequest {}
 
-  /** Enter drain mode (what SIGUSR1 does). */
-  record Drain() implements EngineRequest {}
+  /** Enter drain mode (what SIGUSR1 does), or leave it. */
+  record Drain(boolean isDraining) implements EngineRequest {}
+
+  /**
+   * One event-bus request, run in {@code session} (created on first use) as its next command.
+   * The session uses {@code tube} and watches {@code watchTubes} for that command only, without
+   * counting cmd-use or cmd-watch; either may be null when the command needs no tube.
+   * {@code keepsPriority} makes a bury keep the job's own priority. {@code nodeId} is the sender's
+   * cluster node, or null.
+   */
+  record BusCall(BusSessionRef session, String nodeId, String tube, List<String> watchTubes, Command command,
+      boolean keepsPriority) implements EngineRequest {}
+
+  /**
+   * An event-bus quit: a reserve the session waits in answers TIMED_OUT, commands queued behind it
+   * are dropped, its jobs return to ready, and an ended {@link EngineReply} confirms it.
+   */
+  record EndSession(BusSessionRef session) implements EngineRequest {}
+
+  /** A cluster node left: every event-bus session that named it ends as by a quit, unconfirmed. */
+  record NodeLeft(String nodeId) implements EngineRequest {}
 }

@@ -20,6 +20,9 @@ public final class LocalCodec<T> implements MessageCodec<T, T> {
     register(vertx, EngineRequest.Close.class);
     register(vertx, EngineRequest.Drain.class);
     register(vertx, EngineRequest.Batch.class);
+    register(vertx, EngineRequest.BusCall.class);
+    register(vertx, EngineRequest.EndSession.class);
+    register(vertx, EngineRequest.NodeLeft.class);
     register(vertx, EngineReply.class);
     register(vertx, EngineReplies.class);
   }

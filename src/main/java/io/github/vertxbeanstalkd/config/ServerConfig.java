@@ -10,7 +10,8 @@ import java.util.Set;
  * The server's settings, validated. Read from the JSON config (launcher {@code -conf}), where the
  * environment variables of {@link #ENVIRONMENT} override the file.
  */
-public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogConfig binlog) {
+public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogConfig binlog, boolean isTcpEnabled,
+    EventBusConfig eventBus) {
   public static final String DEFAULT_HOST = "127.0.0.1";
   public static final int DEFAULT_PORT = 11300;
   /** BEHAVIOURS.md 4: 2^16 - 1, inclusive. */
@@ -25,10 +26,18 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
       "BEANSTALKD_MAX_JOB_SIZE", "maxJobSize");
 
   private static final Set<String> KEYS = Set.of("host", "port", "maxJobSize");
+  private static final Set<String> TCP_KEYS = Set.of("enabled");
+  private static final Map<String, String> TCP_ENVIRONMENT = Map.of("BEANSTALKD_TCP_ENABLED", "tcp.enabled");
+  /** Keys read by the sections, for the unknown-key check. */
+  private static final Set<String> SECTION_KEYS = sectionKeys();
 
-  /** Jobs in memory only. */
+  /** Jobs in memory only, both fronts on, the default event-bus address. */
   public ServerConfig(String host, int port, int maxJobSizeBytes) {
     this(host, port, maxJobSizeBytes, BinlogConfig.inMemory());
+  }
+
+  public ServerConfig(String host, int port, int maxJobSizeBytes, BinlogConfig binlog) {
+    this(host, port, maxJobSizeBytes, binlog, true, EventBusConfig.defaults());
   }
 
   public static ServerConfig defaults() {
@@ -39,6 +48,8 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
   public static Set<String> environmentVariables() {
     Set<String> all = new java.util.TreeSet<>(ENVIRONMENT.keySet());
     all.addAll(BinlogConfig.ENVIRONMENT.keySet());
+    all.addAll(TCP_ENVIRONMENT.keySet());
+    all.addAll(EventBusConfig.ENVIRONMENT.keySet());
     return all;
   }
 
@@ -48,11 +59,20 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
   }
 
   public ServerConfig withMaxJobSize(int bytes) {
-    return new ServerConfig(host, port, bytes, binlog);
+    return new ServerConfig(host, port, bytes, binlog, isTcpEnabled, eventBus);
   }
 
   public ServerConfig withBinlog(BinlogConfig config) {
-    return new ServerConfig(host, port, maxJobSizeBytes, config);
+    return new ServerConfig(host, port, maxJobSizeBytes, config, isTcpEnabled, eventBus);
+  }
+
+  /** Without the TCP listener: the queue is reached through the event bus only. */
+  public ServerConfig withoutTcp() {
+    return new ServerConfig(host, port, maxJobSizeBytes, binlog, false, eventBus);
+  }
+
+  public ServerConfig withEventBus(EventBusConfig config) {
+    return new ServerConfig(host, port, maxJobSizeBytes, binlog, isTcpEnabled, config);
   }
 
   /** The defaults as JSON, the lowest layer of the configuration. */
@@ -70,8 +90,8 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
     for (Map.Entry<String, Object> e : json) {
       if (KEYS.contains(e.getKey())) {
         merged.put(e.getKey(), e.getValue());
-      } else if (!ENVIRONMENT.containsKey(e.getKey()) && !BinlogConfig.KEYS.contains(e.getKey())
-          && !BinlogConfig.ENVIRONMENT.containsKey(e.getKey()) && !isIgnorable(e.getKey())) {
+      } else if (!ENVIRONMENT.containsKey(e.getKey()) && !SECTION_KEYS.contains(e.getKey())
+          && !isIgnorable(e.getKey())) {
         throw new IllegalArgumentException("config: unknown key '" + e.getKey() + "'");
       }
     }
@@ -84,7 +104,19 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
     String host = text(merged, "host", d.host());
     int port = (int) number(merged, "port", d.port(), 0, 65_535);
     int maxJobSize = (int) number(merged, "maxJobSize", d.maxJobSizeBytes(), 0, MAX_JOB_SIZE_LIMIT);
-    return new ServerConfig(host, port, maxJobSize, BinlogConfig.fromJson(json));
+    boolean isTcpEnabled = new ConfigSection("tcp", TCP_KEYS, TCP_ENVIRONMENT, json).flag("enabled", true);
+    return new ServerConfig(host, port, maxJobSize, BinlogConfig.fromJson(json), isTcpEnabled,
+        EventBusConfig.fromJson(json));
+  }
+
+  private static Set<String> sectionKeys() {
+    Set<String> all = new java.util.HashSet<>(BinlogConfig.KEYS);
+    all.addAll(BinlogConfig.ENVIRONMENT.keySet());
+    all.addAll(ConfigSection.topLevelKeys("tcp", TCP_KEYS));
+    all.addAll(TCP_ENVIRONMENT.keySet());
+    all.addAll(ConfigSection.topLevelKeys(EventBusConfig.SECTION, EventBusConfig.KEYS));
+    all.addAll(EventBusConfig.ENVIRONMENT.keySet());
+    return all;
   }
 
   /** Keys that vertx-config or the launcher may add and that are not ours to judge. */

@@ -64,13 +64,7 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
   public Reply use(Session s, Command.Use cmd) {
     engine.count(Counter.USE);
     Tube t = engine.tubes.getOrCreate(cmd.tube());
-    if (t != s.used) {
-      Tube old = s.used;
-      t.usingCount++;
-      s.used = t;
-      old.usingCount--;
-      engine.tubes.deleteIfUnused(old);
-    }
+    engine.tubes.use(s, t);
     return new Reply.Using(t.name);
   }
 
@@ -170,11 +164,7 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
   @Override
   public Reply watch(Session s, Command.Watch cmd) {
     engine.count(Counter.WATCH);
-    Tube t = engine.tubes.getOrCreate(cmd.tube());
-    if (!s.watched.contains(t)) {
-      s.watched.add(t);
-      t.watchingCount++;
-    }
+    engine.tubes.watch(s, engine.tubes.getOrCreate(cmd.tube()));
     return Reply.Number.watching(s.watched.size());
   }
 
@@ -193,14 +183,7 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
     if (s.watched.size() == 1) {
       return Reply.Word.NOT_IGNORED;
     }
-    // BEHAVIOURS.md 9: the last entry moves into the hole.
-    Tube t = s.watched.get(at);
-    Tube last = s.watched.remove(s.watched.size() - 1);
-    if (last != t) {
-      s.watched.set(at, last);
-    }
-    t.watchingCount--;
-    engine.tubes.deleteIfUnused(t);
+    engine.tubes.ignore(s, at);
     return Reply.Number.watching(s.watched.size());
   }
 
@@ -361,6 +344,6 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
   }
 
   private static Reply found(Job j) {
-    return j == null ? Reply.Word.NOT_FOUND : Reply.JobBody.found(j.id, j.body);
+    return j == null ? Reply.Word.NOT_FOUND : Reply.JobBody.found(j.id, j.body, j.tube.name);
   }
 }

@@ -153,7 +153,7 @@ final class JobTransitions {
     deadlines.add(j);
     s.reserved.addLast(j);
     j.tube.reservedCount++;
-    return Reply.JobBody.reserved(j.id, j.body);
+    return Reply.JobBody.reserved(j.id, j.body, j.tube.name);
   }
 
   void release(Job j, int priority, int delaySeconds, long now) {

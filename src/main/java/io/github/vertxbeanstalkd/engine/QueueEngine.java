@@ -79,12 +79,64 @@ public final class QueueEngine {
 
   /** A new connection: it uses and watches {@code default}. */
   public Session open(Object connectionKey) {
-    Session s = sessions.open(connectionKey);
-    s.used = tubes.getOrCreate(Tubes.DEFAULT);
-    s.used.usingCount++;
-    s.watched.add(s.used);
-    s.used.watchingCount++;
+    Session s = sessions.open(connectionKey, false);
+    Tube t = tubes.getOrCreate(Tubes.DEFAULT);
+    tubes.use(s, t);
+    tubes.watch(s, t);
     return s;
+  }
+
+  /**
+   * Runs one event-bus request as the next command of the session named {@code sessionKey},
+   * which is created if it does not exist. Its replies reach the sink like a connection's.
+   */
+  public void call(Object sessionKey, String nodeId, BusStep step) {
+    Session s = sessions.get(sessionKey);
+    if (s == null) {
+      s = sessions.open(sessionKey, true);
+    }
+    if (nodeId != null) {
+      s.nodeId = nodeId;
+    }
+    s.queued.add(step);
+    if (!s.isWaiting && !yielded.contains(s)) {
+      runnable.add(s);
+    }
+    runAndFlush();
+  }
+
+  /**
+   * EVENTBUS.md: quit. A reserve the session waits in answers TIMED_OUT, what was queued behind it
+   * is dropped, its jobs return to ready at once, and the sink is told the session ended once its
+   * last replies are out (also when no such session exists).
+   */
+  public void endSession(Object sessionKey) {
+    Session s = sessions.get(sessionKey);
+    if (s == null) {
+      s = new Session(sessionKey, true);
+      s.isClosed = true;
+    } else {
+      s.queued.clear();
+      if (s.isWaiting) {
+        sessions.unpark(s);
+        reply(s, Reply.Word.TIMED_OUT);
+      }
+      close(s);
+    }
+    s.isEnded = true;
+    markDirty(s);
+    runAndFlush();
+  }
+
+  /** A cluster node left: every event-bus session whose requests came from it ends at once. */
+  public void nodeLeft(String nodeId) {
+    List<Object> gone = new ArrayList<>();
+    for (Session s : sessions.all()) {
+      if (s.isBusSession && nodeId.equals(s.nodeId)) {
+        gone.add(s.key);
+      }
+    }
+    gone.forEach(this::endSession);
   }
 
   /** Runs {@code commands} in order for {@code s}; replies reach the sink, perhaps later. */
@@ -113,12 +165,7 @@ public final class QueueEngine {
     for (Job j = s.reserved.first(); j != null; j = s.reserved.first()) {
       jobs.returnToReady(j, now);
     }
-    s.used.usingCount--;
-    tubes.deleteIfUnused(s.used);
-    for (Tube t : s.watched) {
-      t.watchingCount--;
-      tubes.deleteIfUnused(t);
-    }
+    tubes.leaveAll(s);
     sessions.remove(s);
     runAndFlush();
   }
@@ -141,7 +188,11 @@ public final class QueueEngine {
     int steps = 0;
     for (Job j = jobs.nextDue(); j != null && j.deadlineNanos <= now && steps < MAX_STEPS_PER_TURN;
         j = jobs.nextDue(), steps++) {
+      Session holder = j.reservedBy;
       jobs.expire(j, now);
+      if (holder != null) {
+        retireIfDone(holder);
+      }
     }
     if (!tubes.endedPauses(now).isEmpty()) {
       processQueue(now);
@@ -211,9 +262,9 @@ public final class QueueEngine {
     awaitingDurable.clear();
   }
 
-  /** BEHAVIOURS.md 12: from now on every put that would be stored answers DRAINING. */
-  public void enterDrainMode() {
-    isDraining = true;
+  /** BEHAVIOURS.md 12: while draining, every put that would be stored answers DRAINING. */
+  public void setDraining(boolean isDraining) {
+    this.isDraining = isDraining;
   }
 
   public boolean isDraining() {
@@ -278,7 +329,7 @@ public final class QueueEngine {
         || binlog.health() == Binlog.Health.FAILED;
     for (Session s : dirty) {
       s.isDirty = false;
-      if (s.isClosed) {
+      if (s.isClosed && !s.isEnded) {
         continue;
       }
       if (isDurable && !s.isAwaitingDurable) {
@@ -295,12 +346,27 @@ public final class QueueEngine {
   }
 
   private void deliver(Session s) {
-    if (s.isClosed || s.outbox.isEmpty()) {
+    if (s.isClosed && !s.isEnded) {
       return;
     }
-    List<Reply> replies = s.outbox;
-    s.outbox = new ArrayList<>(4);
-    sink.deliver(s, replies, s.isIdle());
+    if (!s.outbox.isEmpty()) {
+      List<Reply> replies = s.outbox;
+      s.outbox = new ArrayList<>(4);
+      sink.deliver(s, replies, s.isIdle());
+    }
+    if (s.isEnded) {
+      s.isEnded = false;
+      sink.ended(s);
+    }
+    retireIfDone(s);
+  }
+
+  /** EVENTBUS.md: a session costs nothing once it holds no job and awaits nothing. */
+  private void retireIfDone(Session s) {
+    if (!s.isClosed && s.isDone()) {
+      s.isClosed = true;
+      sessions.remove(s);
+    }
   }
 
   /** Rewrites the live jobs the binlog names, so that its oldest segments can be deleted. */
@@ -329,10 +395,11 @@ public final class QueueEngine {
 
   private void run(Session s) {
     while (!s.isWaiting && !s.isClosed) {
-      Command c = s.queued.poll();
-      if (c == null) {
-        return;
+      Object next = s.queued.poll();
+      if (next == null) {
+        break;
       }
+      Command c = next instanceof BusStep step ? prepare(s, step) : (Command) next;
       Reply r;
       try {
         r = c.dispatch(handlers, s);
@@ -350,10 +417,31 @@ public final class QueueEngine {
         return;
       }
     }
+    if (s.isBusSession && !s.isWaiting && !s.isClosed) {
+      // An event-bus session holds on to tubes only while a command of its runs or waits.
+      tubes.leaveAll(s);
+    }
+  }
+
+  /** Gives an event-bus session the tubes its next command acts on. */
+  private Command prepare(Session s, BusStep step) {
+    tubes.use(s, step.tube() == null ? null : tubes.getOrCreate(step.tube()));
+    tubes.watchOnly(s, step.watchTubes() == null ? List.of() : step.watchTubes());
+    if (step.keepsPriority() && step.command() instanceof Command.Bury bury) {
+      Job j = s.reservedJob(bury.id());
+      if (j != null) {
+        return new Command.Bury(bury.id(), j.priority);
+      }
+    }
+    return step.command();
   }
 
   private void reply(Session s, Reply r) {
     s.outbox.add(r);
+    markDirty(s);
+  }
+
+  private void markDirty(Session s) {
     if (!s.isDirty) {
       s.isDirty = true;
       dirty.add(s);

@@ -1,6 +1,6 @@
 package io.github.vertxbeanstalkd.engine;
 
-import io.github.vertxbeanstalkd.bus.ConnectionRef;
+import io.github.vertxbeanstalkd.bus.ClientRef;
 import io.github.vertxbeanstalkd.bus.EngineAddress;
 import io.github.vertxbeanstalkd.bus.EngineReplies;
 import io.github.vertxbeanstalkd.bus.EngineReply;
@@ -29,6 +29,7 @@ import org.slf4j.LoggerFactory;
 public final class QueueEngineVerticle extends VerticleBase {
   private static final Logger log = LoggerFactory.getLogger(QueueEngineVerticle.class);
 
+  private final EngineAddress address;
   private final ServerInfo info;
   private final long maxJobSizeBytes;
   private final BinlogConfig binlogConfig;
@@ -42,7 +43,9 @@ public final class QueueEngineVerticle extends VerticleBase {
   /** Replies produced during the current turn, per transport reply address. */
   private final Map<String, List<EngineReply>> outgoing = new LinkedHashMap<>();
 
-  public QueueEngineVerticle(ServerInfo info, long maxJobSizeBytes, BinlogConfig binlogConfig) {
+  public QueueEngineVerticle(EngineAddress address, ServerInfo info, long maxJobSizeBytes,
+      BinlogConfig binlogConfig) {
+    this.address = address;
     this.info = info;
     this.maxJobSizeBytes = maxJobSizeBytes;
     this.binlogConfig = binlogConfig;
@@ -59,8 +62,14 @@ public final class QueueEngineVerticle extends VerticleBase {
             : Binlog.inMemory(binlogConfig))
         .compose(opened -> {
           binlog = opened;
-          engine = new QueueEngine(Clock.system(), this::deliver, info, maxJobSizeBytes, binlog);
-          consumer = bus.localConsumer(EngineAddress.REQUESTS, msg -> handle(msg.body()));
+          engine = new QueueEngine(Clock.system(), new Sink(), info, maxJobSizeBytes, binlog);
+          consumer = bus.localConsumer(address.requests(), msg -> {
+            handle(msg.body());
+            if (msg.replyAddress() != null) {
+              // A control request (drain) asked to hear that it was applied.
+              msg.reply(null);
+            }
+          });
           afterWork();
           return consumer.completion();
         });
@@ -115,6 +124,14 @@ public final class QueueEngineVerticle extends VerticleBase {
         if (s != null) {
           engine.submit(s, submit.commands());
         }
+      } else if (request instanceof EngineRequest.BusCall call) {
+        engine.call(call.session(), call.nodeId(),
+            new BusStep(call.tube(), call.watchTubes(), call.command(), call.keepsPriority()));
+      } else if (request instanceof EngineRequest.EndSession end) {
+        engine.endSession(end.session());
+      } else if (request instanceof EngineRequest.NodeLeft left) {
+        log.info("cluster node {} left: its event-bus sessions end and their jobs return to ready", left.nodeId());
+        engine.nodeLeft(left.nodeId());
       } else if (request instanceof EngineRequest.Open open) {
         engine.open(open.connection());
       } else if (request instanceof EngineRequest.InputEnded ended) {
@@ -127,23 +144,39 @@ public final class QueueEngineVerticle extends VerticleBase {
         if (s != null) {
           engine.close(s);
         }
-      } else if (request instanceof EngineRequest.Drain) {
-        log.warn("entering drain mode: puts are refused from now on");
-        engine.enterDrainMode();
+      } else if (request instanceof EngineRequest.Drain drain) {
+        if (drain.isDraining() != engine.isDraining()) {
+          log.warn(drain.isDraining() ? "entering drain mode: puts are refused from now on"
+              : "leaving drain mode: puts are accepted again");
+        }
+        engine.setDraining(drain.isDraining());
       }
     } catch (RuntimeException bug) {
       log.error("engine failed on {}", request.getClass().getSimpleName(), bug);
+      // STYLE.md: protocol outcomes are replies; an exception is a bug, answered INTERNAL_ERROR.
       if (request instanceof EngineRequest.Submit submit) {
-        // STYLE.md: protocol outcomes are replies; an exception is a bug, answered INTERNAL_ERROR.
         outgoing(submit.connection().replyAddress())
-            .add(new EngineReply(submit.connection().localId(), List.of(Reply.Word.INTERNAL_ERROR), true));
+            .add(new EngineReply(submit.connection(), List.of(Reply.Word.INTERNAL_ERROR), true));
+      } else if (request instanceof EngineRequest.BusCall call) {
+        outgoing(call.session().replyAddress())
+            .add(new EngineReply(call.session(), List.of(Reply.Word.INTERNAL_ERROR), true));
       }
     }
   }
 
-  private void deliver(Session s, List<Reply> replies, boolean isComplete) {
-    ConnectionRef ref = (ConnectionRef) s.key();
-    outgoing(ref.replyAddress()).add(new EngineReply(ref.localId(), replies, isComplete));
+  /** Collects the engine's replies per front, to be sent at the end of the turn. */
+  private final class Sink implements ReplySink {
+    @Override
+    public void deliver(Session s, List<Reply> replies, boolean isComplete) {
+      ClientRef ref = (ClientRef) s.key();
+      outgoing(ref.replyAddress()).add(new EngineReply(ref, replies, isComplete));
+    }
+
+    @Override
+    public void ended(Session s) {
+      ClientRef ref = (ClientRef) s.key();
+      outgoing(ref.replyAddress()).add(new EngineReply(ref, List.of(), true, true));
+    }
   }
 
   private List<EngineReply> outgoing(String replyAddress) {

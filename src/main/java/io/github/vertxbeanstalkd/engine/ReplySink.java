@@ -7,4 +7,7 @@ import java.util.List;
 @FunctionalInterface
 public interface ReplySink {
   void deliver(Session session, List<Reply> replies, boolean isComplete);
+
+  /** An event-bus session was ended; everything it was owed has been delivered before this. */
+  default void ended(Session session) {}
 }

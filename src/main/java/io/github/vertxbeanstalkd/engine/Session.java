@@ -1,17 +1,22 @@
 package io.github.vertxbeanstalkd.engine;
 
-import io.github.vertxbeanstalkd.protocol.Command;
 import io.github.vertxbeanstalkd.protocol.Reply;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The engine's view of one client connection: used tube, watch list, reserved jobs, a reserve it
- * may be blocked in, the commands queued behind that reserve, and replies not yet delivered.
+ * The engine's view of one client, a TCP connection or an event-bus session: used tube, watch
+ * list, reserved jobs, a reserve it may be blocked in, the commands queued behind that reserve,
+ * and replies not yet delivered.
  */
 public final class Session {
   final Object key;
+  /** An event-bus session: created by its first request, gone once it holds and awaits nothing. */
+  final boolean isBusSession;
+  /** The cluster node an event-bus session's requests came from, or null. */
+  String nodeId;
+  /** The tube put, peek and kick act on; null for an event-bus session between its commands. */
   Tube used;
   /** Watch list, in the reference's order (removal moves the last entry into the hole). */
   final ArrayList<Tube> watched = new ArrayList<>(2);
@@ -29,16 +34,20 @@ public final class Session {
   long wakeNanos;
   int wakeHeapPosition = -1;
 
-  final ArrayDeque<Command> queued = new ArrayDeque<>();
+  /** Commands, or {@link BusStep}s of an event-bus session, waiting their turn. */
+  final ArrayDeque<Object> queued = new ArrayDeque<>();
   List<Reply> outbox = new ArrayList<>(4);
   boolean isDirty;
   boolean isClosed;
+  /** An event-bus session that was ended: its last replies go out with an end notice. */
+  boolean isEnded;
   /** Set while this session's replies wait for the binlog to reach {@link #awaitedSequence}. */
   boolean isAwaitingDurable;
   long awaitedSequence;
 
-  Session(Object key) {
+  Session(Object key, boolean isBusSession) {
     this.key = key;
+    this.isBusSession = isBusSession;
   }
 
   /** The transport's immutable name for the connection; it also routes the replies back. */
@@ -49,6 +58,11 @@ public final class Session {
   /** True when every submitted command has been answered. */
   public boolean isIdle() {
     return !isWaiting && queued.isEmpty();
+  }
+
+  /** An event-bus session that may be forgotten: nothing reserved, queued, waiting or undelivered. */
+  boolean isDone() {
+    return isBusSession && isIdle() && reserved.first() == null && outbox.isEmpty() && !isAwaitingDurable;
   }
 
   /** This session's reserved job with that id, or null. */

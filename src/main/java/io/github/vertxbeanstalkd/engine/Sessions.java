@@ -5,7 +5,10 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
-/** Every connection's session, the ones blocked in a reserve, and when each must be woken. */
+/**
+ * Every client's session (connections and event-bus sessions), the ones blocked in a reserve, and
+ * when each must be woken. Only TCP connections count as connections in stats.
+ */
 final class Sessions {
   private final HashMap<Object, Session> byId = new HashMap<>();
   private final LinkedHashSet<Tube> tubesWithWaiters = new LinkedHashSet<>();
@@ -16,15 +19,19 @@ final class Sessions {
   };
   private int waitingCount;
   private long totalConnections;
+  private int connectionCount;
 
-  Session open(Object key) {
-    Session s = new Session(key);
+  Session open(Object key, boolean isBusSession) {
+    Session s = new Session(key, isBusSession);
     Session old = byId.put(key, s);
     if (old != null) {
       byId.put(key, old);
       throw new IllegalStateException("connection " + key + " is already open");
     }
-    totalConnections++;
+    if (!isBusSession) {
+      totalConnections++;
+      connectionCount++;
+    }
     return s;
   }
 
@@ -33,11 +40,17 @@ final class Sessions {
   }
 
   void remove(Session s) {
-    byId.remove(s.key);
+    if (byId.remove(s.key) != null && !s.isBusSession) {
+      connectionCount--;
+    }
   }
 
   Collection<Session> all() {
     return byId.values();
+  }
+
+  int connectionCount() {
+    return connectionCount;
   }
 
   long totalConnections() {

@@ -71,6 +71,9 @@ final class StatsDocuments {
     long producers = 0;
     long workers = 0;
     for (Session s : e.sessions.all()) {
+      if (s.isBusSession) {
+        continue;
+      }
       producers += s.isProducer ? 1 : 0;
       workers += s.isWorker ? 1 : 0;
     }
@@ -92,7 +95,7 @@ final class StatsDocuments {
         .put("total-jobs", e.jobs.totalJobs)
         .put("max-job-size", e.maxJobSizeBytes)
         .put("current-tubes", e.tubes.size())
-        .put("current-connections", e.sessions.all().size())
+        .put("current-connections", e.sessions.connectionCount())
         .put("current-producers", producers)
         .put("current-workers", workers)
         .put("current-waiting", e.sessions.waitingCount())

@@ -4,7 +4,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 
-/** The tubes that exist, in list-tubes order, and which of them are paused. */
+/**
+ * The tubes that exist, in list-tubes order, which of them are paused, and which sessions use and
+ * watch each: the one owner of the use and watch counts that keep a tube alive.
+ */
 final class Tubes {
   static final String DEFAULT = "default";
 
@@ -53,6 +56,69 @@ final class Tubes {
       last.listPosition = t.listPosition;
     }
     paused.remove(t);
+  }
+
+  /** {@code s} now uses {@code t}, or no tube when null; the tube it leaves may go. */
+  void use(Session s, Tube t) {
+    Tube old = s.used;
+    if (old == t) {
+      return;
+    }
+    if (t != null) {
+      t.usingCount++;
+    }
+    s.used = t;
+    if (old != null) {
+      old.usingCount--;
+      deleteIfUnused(old);
+    }
+  }
+
+  /** Adds {@code t} to the watch list unless it is there; true when added. */
+  boolean watch(Session s, Tube t) {
+    if (s.watched.contains(t)) {
+      return false;
+    }
+    s.watched.add(t);
+    t.watchingCount++;
+    return true;
+  }
+
+  /** BEHAVIOURS.md 9: removes the entry at {@code at}; the last entry moves into the hole. */
+  void ignore(Session s, int at) {
+    Tube t = s.watched.get(at);
+    Tube last = s.watched.remove(s.watched.size() - 1);
+    if (last != t) {
+      s.watched.set(at, last);
+    }
+    t.watchingCount--;
+    deleteIfUnused(t);
+  }
+
+  /**
+   * Replaces the whole watch list with the named tubes, creating them; the new ones are counted
+   * before the old ones are let go, so a tube on both lists never disappears in between.
+   */
+  void watchOnly(Session s, List<String> names) {
+    ArrayList<Tube> old = new ArrayList<>(s.watched);
+    s.watched.clear();
+    for (String name : names) {
+      Tube t = getOrCreate(name);
+      if (!s.watched.contains(t)) {
+        s.watched.add(t);
+        t.watchingCount++;
+      }
+    }
+    for (Tube t : old) {
+      t.watchingCount--;
+      deleteIfUnused(t);
+    }
+  }
+
+  /** The session lets go of every tube it uses or watches (it closed, or a bus command ended). */
+  void leaveAll(Session s) {
+    use(s, null);
+    watchOnly(s, List.of());
   }
 
   void setPause(Tube t, long seconds, long endNanos) {

@@ -42,14 +42,17 @@ public sealed interface Reply {
   /** {@code USING <tube>}. */
   record Using(String tube) implements Reply {}
 
-  /** {@code RESERVED <id> <bytes>} or {@code FOUND <id> <bytes>}, then the body. */
-  record JobBody(String word, long id, byte[] body) implements Reply {
-    public static JobBody reserved(long id, byte[] body) {
-      return new JobBody("RESERVED", id, body);
+  /**
+   * {@code RESERVED <id> <bytes>} or {@code FOUND <id> <bytes>}, then the body. The job's tube is
+   * not on the wire; it travels along for fronts that show it (the event bus).
+   */
+  record JobBody(String word, long id, byte[] body, String tube) implements Reply {
+    public static JobBody reserved(long id, byte[] body, String tube) {
+      return new JobBody("RESERVED", id, body, tube);
     }
 
-    public static JobBody found(long id, byte[] body) {
-      return new JobBody("FOUND", id, body);
+    public static JobBody found(long id, byte[] body, String tube) {
+      return new JobBody("FOUND", id, body, tube);
     }
   }
 

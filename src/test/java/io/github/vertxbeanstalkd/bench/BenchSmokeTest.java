@@ -3,7 +3,7 @@ package io.github.vertxbeanstalkd.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.vertxbeanstalkd.Server;
+import io.github.vertxbeanstalkd.BeanstalkServer;
 import io.github.vertxbeanstalkd.config.ServerConfig;
 import io.vertx.core.Vertx;
 import io.vertx.junit5.VertxExtension;
@@ -23,7 +23,7 @@ class BenchSmokeTest {
 
   @BeforeEach
   void deploy(Vertx vertx, VertxTestContext context) {
-    Server.deploy(vertx, ServerConfig.forTests()).onComplete(context.succeeding(port -> {
+    BeanstalkServer.deploy(vertx, ServerConfig.forTests()).map(BeanstalkServer::port).onComplete(context.succeeding(port -> {
       server = new ServerAddress("127.0.0.1", port);
       context.completeNow();
     }));

@@ -14,7 +14,7 @@ import com.dinstone.beanstalkc.Configuration;
 import com.dinstone.beanstalkc.Job;
 import com.dinstone.beanstalkc.JobConsumer;
 import com.dinstone.beanstalkc.JobProducer;
-import io.github.vertxbeanstalkd.Server;
+import io.github.vertxbeanstalkd.BeanstalkServer;
 import io.github.vertxbeanstalkd.config.ServerConfig;
 import io.vertx.core.Vertx;
 import io.vertx.junit5.VertxExtension;
@@ -41,7 +41,7 @@ class JavaClientTest {
 
   @BeforeEach
   void deploy(Vertx vertx, VertxTestContext ctx) {
-    Server.deploy(vertx, ServerConfig.forTests()).onComplete(ctx.succeeding(port -> {
+    BeanstalkServer.deploy(vertx, ServerConfig.forTests()).map(BeanstalkServer::port).onComplete(ctx.succeeding(port -> {
       Configuration config = new Configuration();
       config.setServiceHost("127.0.0.1");
       config.setServicePort(port);

@@ -36,7 +36,7 @@ import java.util.regex.Pattern;
  * A close                        the client closes A
  * A shutdown                     the client half-closes A (shuts down its sending side)
  * sleep 1.2                      wait until 1.2 s after the previous step began
- * drain                          drain mode: SIGUSR1 to beanstalkd, Server.drain for ours
+ * drain                          drain mode: SIGUSR1 to beanstalkd, BeanstalkServer.drain for ours
  * A&lt; bytes                       RECORDED: bytes A received after the step above; consecutive
  *                                A&lt; lines concatenate
  * A&lt; (closed)                    RECORDED: then the server closed A (end of stream or reset)

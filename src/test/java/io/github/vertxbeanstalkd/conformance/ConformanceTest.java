@@ -1,8 +1,7 @@
 package io.github.vertxbeanstalkd.conformance;
 
-import io.github.vertxbeanstalkd.Server;
+import io.github.vertxbeanstalkd.BeanstalkServer;
 import io.github.vertxbeanstalkd.config.ServerConfig;
-import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.net.URI;
@@ -150,14 +149,12 @@ class ConformanceTest {
     ServerConfig config = c.maxJobSizeBytes() == null
         ? ServerConfig.forTests()
         : ServerConfig.forTests().withMaxJobSize(c.maxJobSizeBytes());
-    int port = Server.deploy(vertx, config).toCompletionStage().toCompletableFuture()
+    BeanstalkServer server = BeanstalkServer.deploy(vertx, config).toCompletionStage().toCompletableFuture()
         .get(DEPLOY_SECONDS, TimeUnit.SECONDS);
     try {
-      new CaseReplay(c, port, () -> Server.drain(vertx)).run();
+      new CaseReplay(c, server.port(), () -> server.drain().toCompletionStage().toCompletableFuture().join()).run();
     } finally {
-      // The engine listens on a fixed event-bus address: undeploy everything before the next case.
-      List<Future<Void>> undeployed = vertx.deploymentIDs().stream().map(vertx::undeploy).toList();
-      Future.all(undeployed).toCompletionStage().toCompletableFuture().get(DEPLOY_SECONDS, TimeUnit.SECONDS);
+      server.close().toCompletionStage().toCompletableFuture().get(DEPLOY_SECONDS, TimeUnit.SECONDS);
     }
   }
 }

@@ -1,6 +1,6 @@
 package io.github.vertxbeanstalkd.durability;
 
-import io.github.vertxbeanstalkd.Server;
+import io.github.vertxbeanstalkd.BeanstalkServer;
 import io.github.vertxbeanstalkd.config.ServerConfig;
 import io.github.vertxbeanstalkd.persistence.BinlogConfig;
 import io.github.vertxbeanstalkd.persistence.FsyncPolicy;
@@ -42,7 +42,7 @@ final class ServerLife implements AutoCloseable {
   static ServerLife start(ServerConfig config) throws Exception {
     Vertx vertx = Vertx.vertx();
     try {
-      return new ServerLife(vertx, true, await(Server.deploy(vertx, config)));
+      return new ServerLife(vertx, true, await(BeanstalkServer.deploy(vertx, config).map(BeanstalkServer::port)));
     } catch (Exception e) {
       await(vertx.close());
       throw e;
@@ -51,7 +51,7 @@ final class ServerLife implements AutoCloseable {
 
   /** Deploys on {@code vertx}; {@link #close()} undeploys every verticle and leaves it running. */
   static ServerLife startOn(Vertx vertx, ServerConfig config) throws Exception {
-    return new ServerLife(vertx, false, await(Server.deploy(vertx, config)));
+    return new ServerLife(vertx, false, await(BeanstalkServer.deploy(vertx, config).map(BeanstalkServer::port)));
   }
 
   /** Deploys on a fresh Vert.x instance, expects start-up to fail, and returns why. */

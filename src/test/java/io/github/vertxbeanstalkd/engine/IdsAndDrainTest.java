@@ -41,7 +41,7 @@ class IdsAndDrainTest {
   @Test
   void inDrainModeAPutAnswersDrainingAndOtherCommandsStillWork() {
     f.send(client, put("before"));
-    f.engine.enterDrainMode();
+    f.engine.setDraining(true);
     assertTrue(f.engine.isDraining());
     assertEquals(List.of("DRAINING", "RESERVED 1 before", "DELETED"),
         f.send(client, put("refused"), reserve(), delete(1)));
@@ -54,7 +54,7 @@ class IdsAndDrainTest {
   @Test
   void inDrainModeARefusedPutStillUsesUpAnId() {
     f.send(client, put("one"));
-    f.engine.enterDrainMode();
+    f.engine.setDraining(true);
     f.send(client, put("refused"), put("refused"));
     // No put can succeed any more, so the id counter itself is the only witness.
     assertEquals(4, f.engine.jobs.nextJobId);
@@ -62,7 +62,7 @@ class IdsAndDrainTest {
 
   @Test
   void inDrainModeABadTrailerIsStillExpectedCrlf() {
-    f.engine.enterDrainMode();
+    f.engine.setDraining(true);
     assertEquals(List.of("EXPECTED_CRLF", "JOB_TOO_BIG"), f.send(client, putWithoutCrlf("x"), jobTooBig()));
   }
 

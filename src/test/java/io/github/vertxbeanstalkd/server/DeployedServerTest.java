@@ -1,6 +1,6 @@
 package io.github.vertxbeanstalkd.server;
 
-import io.github.vertxbeanstalkd.Server;
+import io.github.vertxbeanstalkd.BeanstalkServer;
 import io.github.vertxbeanstalkd.TestClient;
 import io.github.vertxbeanstalkd.config.ServerConfig;
 import io.vertx.core.Vertx;
@@ -16,6 +16,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(VertxExtension.class)
 abstract class DeployedServerTest {
   protected Vertx vertx;
+  protected BeanstalkServer server;
   protected int port;
   private final List<TestClient> clients = new ArrayList<>();
 
@@ -26,8 +27,9 @@ abstract class DeployedServerTest {
   @BeforeEach
   void deploy(Vertx vertx, VertxTestContext ctx) {
     this.vertx = vertx;
-    Server.deploy(vertx, config()).onComplete(ctx.succeeding(p -> {
-      port = p;
+    BeanstalkServer.deploy(vertx, config()).onComplete(ctx.succeeding(s -> {
+      server = s;
+      port = s.port();
       ctx.completeNow();
     }));
   }
@@ -51,6 +53,11 @@ abstract class DeployedServerTest {
   }
 
   /** Polls {@code probe} until it is true or {@code millis} pass; for effects that cross connections. */
+  /** Waits for {@code f} from the test's thread. */
+  protected static <T> T await(io.vertx.core.Future<T> f) {
+    return f.toCompletionStage().toCompletableFuture().join();
+  }
+
   protected static boolean eventually(int millis, java.util.function.BooleanSupplier probe) throws InterruptedException {
     long end = System.nanoTime() + millis * 1_000_000L;
     while (System.nanoTime() < end) {

@@ -3,20 +3,18 @@ package io.github.vertxbeanstalkd.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.vertxbeanstalkd.Server;
 import io.github.vertxbeanstalkd.TestClient;
 import org.junit.jupiter.api.Test;
 
-/** BEHAVIOURS.md 12: drain mode, entered through Server.drain as SIGUSR1 would. */
+/** BEHAVIOURS.md 12: drain mode, entered through BeanstalkServer.drain as SIGUSR1 would. */
 class DrainModeTest extends DeployedServerTest {
 
   @Test
   void inDrainModePutAnswersDrainingAndOtherCommandsStillWork() throws InterruptedException {
     TestClient c = connect();
     c.send("put 0 0 60 3", "old").expect("INSERTED 1");
-    Server.drain(vertx);
-    // The drain request travels on the event bus; wait until the engine has seen it.
-    assertTrue(eventually(2_000, () -> "true".equals(c.stats("stats").get("draining"))));
+    await(server.drain());
+    assertEquals("true", c.stats("stats").get("draining"));
     c.send("put 0 0 60 3", "new").expect("DRAINING");
     c.send("reserve").expect("RESERVED 1 3", "old");
     c.send("delete 1").expect("DELETED");
@@ -30,8 +28,8 @@ class DrainModeTest extends DeployedServerTest {
   @Test
   void drainModeAppliesToEveryConnection() throws InterruptedException {
     TestClient first = connect();
-    Server.drain(vertx);
-    assertTrue(eventually(2_000, () -> "true".equals(first.stats("stats").get("draining"))));
+    await(server.drain());
+    assertEquals("true", first.stats("stats").get("draining"));
     TestClient later = connect();
     later.send("put 0 0 60 1", "x").expect("DRAINING");
     later.send("peek 1").expect("NOT_FOUND");

@@ -1,0 +1,123 @@
+package io.github.vertxbeanstalkd;
+
+import io.github.vertxbeanstalkd.api.BusFrontVerticle;
+import io.github.vertxbeanstalkd.bus.EngineAddress;
+import io.github.vertxbeanstalkd.bus.EngineRequest;
+import io.github.vertxbeanstalkd.bus.LocalCodec;
+import io.github.vertxbeanstalkd.config.ServerConfig;
+import io.github.vertxbeanstalkd.engine.QueueEngineVerticle;
+import io.github.vertxbeanstalkd.engine.ServerInfo;
+import io.github.vertxbeanstalkd.server.TcpServerVerticle;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxException;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A whole server deployed into a Vert.x instance (one queue engine, the TCP front, the event-bus
+ * front), and the handle to it: its port, drain and undrain, and close. Several servers may live
+ * in one Vert.x; each has its own internal addresses, and each needs its own public address.
+ *
+ * <pre>{@code
+ * BeanstalkServer.deploy(vertx, new JsonObject().put("port", 0).put("eventBus", new JsonObject().put("address", "jobs")))
+ *     .onSuccess(server -> System.out.println("beanstalkd protocol on port " + server.port()));
+ * }</pre>
+ */
+public final class BeanstalkServer {
+  private final Vertx vertx;
+  private final ServerConfig config;
+  private final EngineAddress address;
+  private final List<String> deploymentIds;
+  private final int port;
+
+  private BeanstalkServer(Vertx vertx, ServerConfig config, EngineAddress address, List<String> deploymentIds,
+      int port) {
+    this.vertx = vertx;
+    this.config = config;
+    this.address = address;
+    this.deploymentIds = deploymentIds;
+    this.port = port;
+  }
+
+  /**
+   * Deploys a server configured by {@code config}: the keys of the JSON configuration file, over
+   * the built-in defaults (environment variables are read only by the launcher). Fails with a
+   * one-line message naming the key when a value is invalid.
+   */
+  public static Future<BeanstalkServer> deploy(Vertx vertx, JsonObject config) {
+    ServerConfig parsed;
+    try {
+      parsed = ServerConfig.fromJson(config == null ? new JsonObject() : config);
+    } catch (IllegalArgumentException e) {
+      return Future.failedFuture(new VertxException(e.getMessage(), true));
+    }
+    return deploy(vertx, parsed);
+  }
+
+  /** Deploys a server with a validated configuration. */
+  public static Future<BeanstalkServer> deploy(Vertx vertx, ServerConfig config) {
+    LocalCodec.registerAll(vertx);
+    EngineAddress address = EngineAddress.unique();
+    List<String> ids = new ArrayList<>();
+    TcpServerVerticle tcp = config.isTcpEnabled() ? new TcpServerVerticle(config, address) : null;
+    Future<?> deployed = vertx.executeBlocking(ServerInfo::gather)
+        .compose(info -> vertx.deployVerticle(
+            new QueueEngineVerticle(address, info, config.maxJobSizeBytes(), config.binlog())))
+        .onSuccess(ids::add);
+    if (tcp != null) {
+      deployed = deployed.compose(v -> vertx.deployVerticle(tcp)).onSuccess(ids::add);
+    }
+    if (config.eventBus().isEnabled()) {
+      deployed = deployed.compose(v -> vertx.deployVerticle(new BusFrontVerticle(config, address)))
+          .onSuccess(ids::add);
+    }
+    return deployed
+        .map(v -> new BeanstalkServer(vertx, config, address, ids, tcp == null ? -1 : tcp.actualPort()))
+        .recover(failure -> undeploy(vertx, ids).transform(v -> Future.failedFuture(failure)));
+  }
+
+  /** The TCP port bound (the configured one, or the one picked for port 0); -1 without TCP. */
+  public int port() {
+    return port;
+  }
+
+  /** The public event-bus address, or null when the event-bus front is off. */
+  public String eventBusAddress() {
+    return config.eventBus().isEnabled() ? config.eventBus().address() : null;
+  }
+
+  public ServerConfig config() {
+    return config;
+  }
+
+  /** Drain mode, as SIGUSR1: every put that would be stored answers DRAINING until {@link #undrain()}. */
+  public Future<Void> drain() {
+    return setDraining(true);
+  }
+
+  /** Leaves drain mode: puts are accepted again. */
+  public Future<Void> undrain() {
+    return setDraining(false);
+  }
+
+  /** Undeploys the server: the listener closes, the binlog is flushed and closed. */
+  public Future<Void> close() {
+    return undeploy(vertx, deploymentIds);
+  }
+
+  private Future<Void> setDraining(boolean isDraining) {
+    return vertx.eventBus().request(address.requests(), new EngineRequest.Drain(isDraining)).mapEmpty();
+  }
+
+  /** Undeploys in reverse order: the fronts stop before the engine they feed. */
+  private static Future<Void> undeploy(Vertx vertx, List<String> ids) {
+    Future<Void> done = Future.succeededFuture();
+    for (int i = ids.size() - 1; i >= 0; i--) {
+      String id = ids.get(i);
+      done = done.compose(v -> vertx.undeploy(id));
+    }
+    return done.onComplete(v -> ids.clear());
+  }
+}

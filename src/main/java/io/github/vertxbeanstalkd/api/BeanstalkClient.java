@@ -1,0 +1,227 @@
+package io.github.vertxbeanstalkd.api;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.eventbus.ReplyFailure;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * A typed client of the event-bus API (shared/spec/EVENTBUS.md), for apps in the server's JVM or
+ * on another node of its cluster. It speaks the JSON contract; the queue's refusals fail the
+ * futures with a {@link BeanstalkException} that names the protocol's word.
+ *
+ * <p>A client is one session: the jobs it reserves are held by it, and only it may delete,
+ * release, bury or touch them. Its session requests run in order, as a connection's commands do,
+ * so a request sent while a reserve of the same client waits is answered after that reserve; use
+ * one client per concurrent reserver, or {@link #consume}, which does that for you. {@link #close()}
+ * ends the session: its reserved jobs return to ready at once. On a cluster, the client tells the
+ * server its node, and the server ends the session if that node leaves.
+ */
+public final class BeanstalkClient {
+  private final Vertx vertx;
+  private final BeanstalkClientOptions options;
+  private final String nodeId;
+
+  private BeanstalkClient(Vertx vertx, BeanstalkClientOptions options) {
+    this.vertx = vertx;
+    this.options = options;
+    ClusterNodes cluster = ClusterNodes.of(vertx);
+    this.nodeId = cluster == null ? null : cluster.localNodeId();
+  }
+
+  /** A client of the server at the default address, with a new session. */
+  public static BeanstalkClient create(Vertx vertx) {
+    return new BeanstalkClient(vertx, new BeanstalkClientOptions());
+  }
+
+  public static BeanstalkClient create(Vertx vertx, BeanstalkClientOptions options) {
+    return new BeanstalkClient(vertx, options);
+  }
+
+  public String session() {
+    return options.session();
+  }
+
+  // ---------------------------------------------------------------- producing
+
+  /** Puts a text job (its UTF-8 bytes) with the default priority, no delay and 60 s to run; gives its id. */
+  public Future<Long> put(String tube, String body) {
+    return put(tube, Buffer.buffer(body, "UTF-8"), PutOptions.DEFAULTS);
+  }
+
+  public Future<Long> put(String tube, Buffer body, PutOptions put) {
+    JsonObject json = new JsonObject().put("tube", tube)
+        .put("pri", put.priority()).put("delay", put.delaySeconds()).put("ttr", put.ttrSeconds());
+    byte[] bytes = body.getBytes();
+    String text = new String(bytes, StandardCharsets.UTF_8);
+    if (java.util.Arrays.equals(text.getBytes(StandardCharsets.UTF_8), bytes)) {
+      json.put("body", text);
+    } else {
+      json.put("bodyBase64", Base64.getEncoder().encodeToString(bytes));
+    }
+    return request("put", json).map(r -> r.getLong("id"));
+  }
+
+  // ---------------------------------------------------------------- consuming
+
+  /**
+   * Reserves the best ready job of {@code tubes}, waiting up to {@code timeoutSeconds} (0: only a
+   * job that is ready now); fails with TIMED_OUT, or DEADLINE_SOON while a job this client holds
+   * is about to time out.
+   */
+  public Future<BeanstalkJob> reserve(List<String> tubes, long timeoutSeconds) {
+    JsonObject json = sessionRequest().put("tubes", new JsonArray(new ArrayList<>(tubes)))
+        .put("timeout", timeoutSeconds);
+    long waitMillis = timeoutSeconds * 1000 + options.reserveMarginMillis();
+    return request("reserve", json, waitMillis).map(BeanstalkJob::fromJson);
+  }
+
+  public Future<BeanstalkJob> reserve(String tube, long timeoutSeconds) {
+    return reserve(List.of(tube), timeoutSeconds);
+  }
+
+  /** Reserves the job with this id, whatever tube or state (ready, delayed, buried) it is in. */
+  public Future<BeanstalkJob> reserveJob(long id) {
+    return request("reserve-job", sessionRequest().put("id", id)).map(BeanstalkJob::fromJson);
+  }
+
+  /** Deletes a job this client holds, or any job that is not reserved. */
+  public Future<Void> delete(long id) {
+    return request("delete", sessionRequest().put("id", id)).mapEmpty();
+  }
+
+  /** Releases a job this client holds, with the default priority and no delay. */
+  public Future<Void> release(long id) {
+    return request("release", sessionRequest().put("id", id)).mapEmpty();
+  }
+
+  public Future<Void> release(long id, long priority, long delaySeconds) {
+    return request("release", sessionRequest().put("id", id).put("pri", priority).put("delay", delaySeconds))
+        .mapEmpty();
+  }
+
+  /** Buries a job this client holds, keeping its priority. */
+  public Future<Void> bury(long id) {
+    return request("bury", sessionRequest().put("id", id)).mapEmpty();
+  }
+
+  public Future<Void> bury(long id, long priority) {
+    return request("bury", sessionRequest().put("id", id).put("pri", priority)).mapEmpty();
+  }
+
+  /** Gives a job this client holds its whole time-to-run again. */
+  public Future<Void> touch(long id) {
+    return request("touch", sessionRequest().put("id", id)).mapEmpty();
+  }
+
+  /**
+   * Keeps reserving from {@code tubes} and hands each job to {@code handler}, at most
+   * {@code options.concurrency()} at a time: the job is deleted when the handler's future
+   * succeeds, and released with a growing delay when it fails. Each of the concurrent reservers is
+   * a session of its own, derived from this client's.
+   */
+  public JobConsumer consume(List<String> tubes, ConsumeOptions consume,
+      Function<BeanstalkJob, Future<?>> handler) {
+    List<BeanstalkClient> slots = new ArrayList<>();
+    for (int i = 0; i < consume.concurrency(); i++) {
+      slots.add(new BeanstalkClient(vertx, options.withSession(options.session() + "#" + i)));
+    }
+    return new JobConsumer(vertx, slots, List.copyOf(tubes), consume, handler);
+  }
+
+  // ---------------------------------------------------------------- looking and managing
+
+  public Future<Long> kick(String tube, long bound) {
+    return request("kick", new JsonObject().put("tube", tube).put("bound", bound)).map(r -> r.getLong("kicked"));
+  }
+
+  public Future<Void> kickJob(long id) {
+    return request("kick-job", new JsonObject().put("id", id)).mapEmpty();
+  }
+
+  public Future<BeanstalkJob> peek(long id) {
+    return request("peek", new JsonObject().put("id", id)).map(BeanstalkJob::fromJson);
+  }
+
+  public Future<BeanstalkJob> peekReady(String tube) {
+    return request("peek-ready", new JsonObject().put("tube", tube)).map(BeanstalkJob::fromJson);
+  }
+
+  public Future<BeanstalkJob> peekDelayed(String tube) {
+    return request("peek-delayed", new JsonObject().put("tube", tube)).map(BeanstalkJob::fromJson);
+  }
+
+  public Future<BeanstalkJob> peekBuried(String tube) {
+    return request("peek-buried", new JsonObject().put("tube", tube)).map(BeanstalkJob::fromJson);
+  }
+
+  /** stats-job's keys, numbers as numbers. */
+  public Future<JsonObject> statsJob(long id) {
+    return request("stats-job", new JsonObject().put("id", id));
+  }
+
+  public Future<JsonObject> statsTube(String tube) {
+    return request("stats-tube", new JsonObject().put("tube", tube));
+  }
+
+  public Future<JsonObject> stats() {
+    return request("stats", new JsonObject());
+  }
+
+  public Future<List<String>> listTubes() {
+    return request("list-tubes", new JsonObject()).map(r -> {
+      List<String> names = new ArrayList<>();
+      r.getJsonArray("tubes").forEach(name -> names.add((String) name));
+      return names;
+    });
+  }
+
+  /** Pauses a tube for that many seconds; 0 ends a pause. */
+  public Future<Void> pauseTube(String tube, long delaySeconds) {
+    return request("pause-tube", new JsonObject().put("tube", tube).put("delay", delaySeconds)).mapEmpty();
+  }
+
+  /** Ends this client's session (quit): a reserve it waits in ends, and its jobs return to ready. */
+  public Future<Void> close() {
+    return request("quit", sessionRequest()).mapEmpty();
+  }
+
+  // ---------------------------------------------------------------- the contract
+
+  /** A request that runs in this client's session, naming this node on a cluster. */
+  private JsonObject sessionRequest() {
+    JsonObject json = new JsonObject().put("session", options.session());
+    return nodeId == null ? json : json.put("node", nodeId);
+  }
+
+  private Future<JsonObject> request(String action, JsonObject body) {
+    return request(action, body, options.requestTimeoutMillis());
+  }
+
+  private Future<JsonObject> request(String action, JsonObject body, long timeoutMillis) {
+    DeliveryOptions delivery = new DeliveryOptions().addHeader("action", action).setSendTimeout(timeoutMillis);
+    return vertx.eventBus().<JsonObject>request(options.address(), body, delivery)
+        .map(message -> message.body())
+        .recover(BeanstalkClient::typed);
+  }
+
+  /** A refusal by the queue becomes a BeanstalkException; delivery problems stay as they are. */
+  private static Future<JsonObject> typed(Throwable error) {
+    if (error instanceof ReplyException re && re.failureType() == ReplyFailure.RECIPIENT_FAILURE) {
+      Failure failure = Failure.of(re.getMessage());
+      if (failure != null) {
+        return Future.failedFuture(new BeanstalkException(failure, re.getMessage()));
+      }
+    }
+    return Future.failedFuture(error);
+  }
+}

@@ -1,0 +1,85 @@
+package io.github.vertxbeanstalkd.config;
+
+import io.vertx.core.json.JsonObject;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads one section of the configuration, such as {@code eventBus}, from flat keys
+ * ({@code "eventBus.address": "jobs"}) or a nested object ({@code "eventBus": {"address": "jobs"}}).
+ * An environment variable wins over a flat key, and a flat key over the nested one.
+ */
+final class ConfigSection {
+  private final String name;
+  private final JsonObject json;
+  private final JsonObject nested;
+  private final Map<String, String> environment;
+
+  /**
+   * @param keys the section's keys without the prefix
+   * @param environment environment variable to full key ({@code "eventBus.address"})
+   * @throws IllegalArgumentException when the section is not an object or has an unknown key
+   */
+  ConfigSection(String name, Set<String> keys, Map<String, String> environment, JsonObject json) {
+    this.name = name;
+    this.json = json;
+    this.environment = environment;
+    Object section = json.getValue(name);
+    if (section == null) {
+      nested = new JsonObject();
+    } else if (section instanceof JsonObject o) {
+      nested = o;
+    } else {
+      throw new IllegalArgumentException("config: '" + name + "' must be an object, got " + section);
+    }
+    for (String key : nested.fieldNames()) {
+      if (!keys.contains(key)) {
+        throw new IllegalArgumentException("config: unknown key '" + name + "." + key + "'");
+      }
+    }
+  }
+
+  /** Every key a section may appear under: its name and each {@code name.key}. */
+  static Set<String> topLevelKeys(String name, Set<String> keys) {
+    Set<String> all = new java.util.HashSet<>();
+    all.add(name);
+    keys.forEach(k -> all.add(name + "." + k));
+    return all;
+  }
+
+  Object value(String key) {
+    String full = name + "." + key;
+    for (Map.Entry<String, String> e : environment.entrySet()) {
+      if (e.getValue().equals(full) && json.getValue(e.getKey()) != null) {
+        return json.getValue(e.getKey());
+      }
+    }
+    Object flat = json.getValue(full);
+    return flat != null ? flat : nested.getValue(key);
+  }
+
+  boolean flag(String key, boolean fallback) {
+    Object v = value(key);
+    if (v == null) {
+      return fallback;
+    }
+    if (v instanceof Boolean b) {
+      return b;
+    }
+    if (v instanceof String s && (s.strip().equals("true") || s.strip().equals("false"))) {
+      return Boolean.parseBoolean(s.strip());
+    }
+    throw new IllegalArgumentException("config: '" + name + "." + key + "' must be true or false, got " + v);
+  }
+
+  String text(String key, String fallback) {
+    Object v = value(key);
+    if (v == null) {
+      return fallback;
+    }
+    if (!(v instanceof String s) || s.isBlank()) {
+      throw new IllegalArgumentException("config: '" + name + "." + key + "' must be a non-empty string, got " + v);
+    }
+    return s.strip();
+  }
+}
