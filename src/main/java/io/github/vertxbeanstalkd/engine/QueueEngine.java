@@ -42,13 +42,10 @@ public final class QueueEngine {
   final long[] counters = new long[Counter.values().length];
   final long startNanos;
   private final Clock clock;
-  private final ReplySink sink;
   private final CommandHandlers handlers;
   private final ArrayDeque<Session> runnable = new ArrayDeque<>();
   private final ArrayDeque<Session> yielded = new ArrayDeque<>();
-  private final ArrayList<Session> dirty = new ArrayList<>();
-  /** Sessions whose replies wait for the binlog to make their records durable. */
-  private final ArrayList<Session> awaitingDurable = new ArrayList<>();
+  private final DurableReplies replies;
   private boolean isYieldRequested;
   private boolean hasCompactionBacklog;
   private boolean isDraining;
@@ -61,13 +58,13 @@ public final class QueueEngine {
   /** An engine that logs every change to {@code binlog} and starts from what it recovered. */
   public QueueEngine(Clock clock, ReplySink sink, ServerInfo info, long maxJobSizeBytes, Binlog binlog) {
     this.clock = clock;
-    this.sink = sink;
     this.info = info;
     this.maxJobSizeBytes = maxJobSizeBytes;
     this.startNanos = clock.nanos();
     this.binlog = binlog;
     this.jobs = new JobTransitions(tubes, this::readied, binlog, clock);
     this.handlers = new CommandHandlers(this, jobs);
+    this.replies = new DurableReplies(sink, binlog, this::retireIfDone);
     RecoveredLog recovered = binlog.takeRecovered();
     jobs.restore(recovered, clock.nanos());
     if (!recovered.jobs().isEmpty()) {
@@ -124,7 +121,7 @@ public final class QueueEngine {
       close(s);
     }
     s.isEnded = true;
-    markDirty(s);
+    replies.markDirty(s);
     runAndFlush();
   }
 
@@ -233,33 +230,13 @@ public final class QueueEngine {
 
   /** The binlog made every record up to {@code sequence} durable: their replies may leave. */
   public void onDurable(long sequence) {
-    for (int i = 0; i < awaitingDurable.size(); ) {
-      Session s = awaitingDurable.get(i);
-      if (s.awaitedSequence <= sequence) {
-        awaitingDurable.set(i, awaitingDurable.get(awaitingDurable.size() - 1));
-        awaitingDurable.remove(awaitingDurable.size() - 1);
-        s.isAwaitingDurable = false;
-        deliver(s);
-      } else {
-        i++;
-      }
-    }
+    replies.onDurable(sequence);
   }
 
-  /**
-   * The binlog failed for good. Replies that waited for it become INTERNAL_ERROR (one for one,
-   * so clients stay in step); from now on changes are refused and nothing else waits.
-   */
+  /** The binlog failed for good: waiting replies become INTERNAL_ERROR; changes are refused from now on. */
   public void onBinlogFailure(Throwable cause) {
     log.error("binlog failed: no change is acknowledged from now on", cause);
-    for (Session s : awaitingDurable) {
-      s.isAwaitingDurable = false;
-      List<Reply> failed = new ArrayList<>(s.outbox.size());
-      s.outbox.forEach(r -> failed.add(Reply.Word.INTERNAL_ERROR));
-      s.outbox = failed;
-      deliver(s);
-    }
-    awaitingDurable.clear();
+    replies.onBinlogFailure();
   }
 
   /** BEHAVIOURS.md 12: while draining, every put that would be stored answers DRAINING. */
@@ -325,40 +302,7 @@ public final class QueueEngine {
       run(s);
     }
     compact();
-    boolean isDurable = jobs.lastSequence <= binlog.durableSequence()
-        || binlog.health() == Binlog.Health.FAILED;
-    for (Session s : dirty) {
-      s.isDirty = false;
-      if (s.isClosed && !s.isEnded) {
-        continue;
-      }
-      if (isDurable && !s.isAwaitingDurable) {
-        deliver(s);
-      } else {
-        s.awaitedSequence = jobs.lastSequence;
-        if (!s.isAwaitingDurable) {
-          s.isAwaitingDurable = true;
-          awaitingDurable.add(s);
-        }
-      }
-    }
-    dirty.clear();
-  }
-
-  private void deliver(Session s) {
-    if (s.isClosed && !s.isEnded) {
-      return;
-    }
-    if (!s.outbox.isEmpty()) {
-      List<Reply> replies = s.outbox;
-      s.outbox = new ArrayList<>(4);
-      sink.deliver(s, replies, s.isIdle());
-    }
-    if (s.isEnded) {
-      s.isEnded = false;
-      sink.ended(s);
-    }
-    retireIfDone(s);
+    replies.flush(jobs.lastSequence);
   }
 
   /** EVENTBUS.md: a session costs nothing once it holds no job and awaits nothing. */
@@ -437,15 +381,7 @@ public final class QueueEngine {
   }
 
   private void reply(Session s, Reply r) {
-    s.outbox.add(r);
-    markDirty(s);
-  }
-
-  private void markDirty(Session s) {
-    if (!s.isDirty) {
-      s.isDirty = true;
-      dirty.add(s);
-    }
+    replies.add(s, r);
   }
 
   private void wake(Session s, Reply r) {
