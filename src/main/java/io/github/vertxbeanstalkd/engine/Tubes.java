@@ -100,6 +100,9 @@ final class Tubes {
    * before the old ones are let go, so a tube on both lists never disappears in between.
    */
   void watchOnly(Session s, List<String> names) {
+    if (names.isEmpty() && s.watched.isEmpty()) {
+      return;
+    }
     ArrayList<Tube> old = new ArrayList<>(s.watched);
     s.watched.clear();
     for (String name : names) {

@@ -1,0 +1,115 @@
+package io.github.vertxbeanstalkd;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A main class of ours in a separate JVM, on the test's own class path (so it works before the
+ * jar is built), with its output in a log file. {@link #kill()} is SIGKILL; every child still
+ * running when the test JVM exits is killed too, so none outlives an aborted run.
+ */
+public final class ChildJvm implements AutoCloseable {
+  private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
+
+  static {
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> RUNNING.forEach(Process::destroyForcibly)));
+  }
+
+  private final Process process;
+  private final Path logFile;
+
+  private ChildJvm(Process process, Path logFile) {
+    this.process = process;
+    this.logFile = logFile;
+  }
+
+  /**
+   * Starts {@code mainClass} with {@code jvmOptions} (besides a small heap, C1 only and the serial
+   * collector: a fast start and little CPU on a shared machine) and {@code args}.
+   */
+  public static ChildJvm start(List<String> jvmOptions, String mainClass, List<String> args, Path logFile)
+      throws IOException {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+    command.addAll(jvmOptions);
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
+    command.addAll(args);
+    ProcessBuilder pb = new ProcessBuilder(command);
+    pb.environment().keySet().removeIf(k -> k.startsWith("BEANSTALKD_"));
+    pb.redirectErrorStream(true).redirectOutput(logFile.toFile());
+    Process p = pb.start();
+    RUNNING.add(p);
+    return new ChildJvm(p, logFile);
+  }
+
+  /**
+   * Waits until the log matches {@code pattern} and returns the match.
+   *
+   * @throws IllegalStateException with the end of the log when the process exits or time runs out
+   */
+  public Matcher await(Pattern pattern, long timeoutMillis) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+    while (System.nanoTime() < deadline) {
+      Matcher m = pattern.matcher(log(Integer.MAX_VALUE));
+      if (m.find()) {
+        return m;
+      }
+      if (!process.isAlive()) {
+        RUNNING.remove(process);
+        throw new IllegalStateException("the child exited with " + process.exitValue() + " before '" + pattern
+            + "':\n" + log());
+      }
+      Thread.sleep(20);
+    }
+    kill();
+    throw new IllegalStateException("no '" + pattern + "' within " + timeoutMillis + " ms:\n" + log());
+  }
+
+  public long pid() {
+    return process.pid();
+  }
+
+  public boolean isAlive() {
+    return process.isAlive();
+  }
+
+  /** The end of the log, for failure messages. */
+  public String log() {
+    return log(4000);
+  }
+
+  /** SIGKILL, as a crash: no shutdown hook runs. Returns once the process is gone. */
+  public void kill() throws InterruptedException {
+    process.destroyForcibly();
+    if (!process.waitFor(30, TimeUnit.SECONDS)) {
+      throw new IllegalStateException("process " + process.pid() + " survived SIGKILL for 30 s");
+    }
+    RUNNING.remove(process);
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    if (process.isAlive()) {
+      kill();
+    }
+  }
+
+  private String log(int lastChars) {
+    try {
+      String all = Files.readString(logFile, StandardCharsets.ISO_8859_1);
+      return all.length() > lastChars ? "..." + all.substring(all.length() - lastChars) : all;
+    } catch (IOException e) {
+      return "(no log: " + e + ")";
+    }
+  }
+}
