@@ -1,6 +1,7 @@
 package io.github.vertxbeanstalkd;
 
 import io.vertx.core.json.JsonObject;
+import io.vertx.launcher.application.HookContext;
 import io.vertx.launcher.application.VertxApplication;
 import io.vertx.launcher.application.VertxApplicationHooks;
 import org.slf4j.Logger;
@@ -44,6 +45,22 @@ public final class Main extends VertxApplication {
         options.put("preferNativeTransport", true);
       }
       return options;
+    }
+
+    /** One line that says why, for example which configuration key is wrong (exit code 15). */
+    @Override
+    public void afterFailureToDeployVerticle(HookContext context, Throwable t) {
+      log.error("start-up failed: {}", t.getMessage());
+    }
+
+    @Override
+    public void afterFailureToStartVertx(HookContext context, Throwable t) {
+      log.error("Vert.x could not start: {}", t.getMessage());
+    }
+
+    @Override
+    public void afterFailureToStopVertx(HookContext context, Throwable t) {
+      log.error("Vert.x did not stop cleanly: {}", t.getMessage());
     }
   }
 }

@@ -29,8 +29,7 @@ public final class MainVerticle extends VerticleBase {
           }
           handleDrainSignal(server);
           return server;
-        }))
-        .onFailure(e -> log.error("start-up failed: {}", e.getMessage()));
+        }));
   }
 
   private static void handleDrainSignal(BeanstalkServer server) {
