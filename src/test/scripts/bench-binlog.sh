@@ -7,7 +7,7 @@
 # beanstalkd -b DIR -f 50), "memory" (no binlog on either side).
 #
 # Usage: src/test/scripts/bench-binlog.sh   (after mvn -B -q package -DskipTests)
-# Environment: JAR [target/vertx-beanstalkd.jar], ROUNDS [3], DURATION_MS [5000], WARMUP_MS [1000],
+# Environment: JAR [target/vertx-beanstalkd.jar], CONCURRENCY [50], ROUNDS [3], DURATION_MS [5000], WARMUP_MS [1000],
 #              CASES ["always 50 memory"], BINLOG_PARENT [/var/tmp: must be a real disk, not tmpfs],
 #              JVM_OPTIONS [@conf/jvm.options when that file exists: the settings the server ships with]
 set -euo pipefail
@@ -17,6 +17,7 @@ ROUNDS=${ROUNDS:-3}
 DURATION_MS=${DURATION_MS:-5000}
 WARMUP_MS=${WARMUP_MS:-1000}
 CASES=${CASES:-"always 50 memory"}
+CONCURRENCY=${CONCURRENCY:-50}
 if [ -z "${JVM_OPTIONS+set}" ] && [ -f conf/jvm.options ]; then JVM_OPTIONS=@conf/jvm.options; fi
 JVM_OPTIONS=${JVM_OPTIONS:-}
 WORK=$(mktemp -d "${BINLOG_PARENT:-/var/tmp}/bench-binlog.XXXXXX")
@@ -79,7 +80,7 @@ start_beanstalkd() {
 # bench PORT: prints ops/s of one measured window.
 bench() {
   taskset -c 1 java -cp "$JAR" io.github.vertxbeanstalkd.bench.Bench --target "127.0.0.1:$1" \
-      --mode put -c 50 -p 1 --duration-ms "$DURATION_MS" --warmup-ms "$WARMUP_MS" \
+      --mode put -c "$CONCURRENCY" -p 1 --duration-ms "$DURATION_MS" --warmup-ms "$WARMUP_MS" \
     | grep '^{' | python3 -c 'import json, sys; r = json.load(sys.stdin); print("%.0f %d" % (r["opsPerSec"], r["errors"]))'
 }
 
@@ -87,9 +88,9 @@ median() {
   printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
-echo "bench: put -c 50 -p 1, 100-byte bodies, $ROUNDS rounds of ${DURATION_MS} ms (+${WARMUP_MS} ms warm-up)"
+echo "bench: put -c $CONCURRENCY -p 1, 100-byte bodies, $ROUNDS rounds of ${DURATION_MS} ms (+${WARMUP_MS} ms warm-up)"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); generator: taskset -c 1 java -cp $JAR" \
-  "io.github.vertxbeanstalkd.bench.Bench --target 127.0.0.1:PORT --mode put -c 50 -p 1" \
+  "io.github.vertxbeanstalkd.bench.Bench --target 127.0.0.1:PORT --mode put -c $CONCURRENCY -p 1" \
   "--duration-ms $DURATION_MS --warmup-ms $WARMUP_MS"
 for case in $CASES; do
   echo "case fsync=$case"

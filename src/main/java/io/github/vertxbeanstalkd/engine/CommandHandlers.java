@@ -211,20 +211,23 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
 
   @Override
   public Reply kick(Session s, Command.Kick cmd) {
-    if (cmd.kickedSoFar() == 0) {
-      engine.count(Counter.KICK);
-    }
+    engine.count(Counter.KICK);
+    // BEHAVIOURS.md 8: buried jobs if there are any, otherwise delayed ones.
+    return kick(s, new KickProgress(cmd.bound(), 0, !s.used.buried.isEmpty()));
+  }
+
+  /** Kicks up to the bound, or yields after a turn's worth and queues where it stopped. */
+  Reply kick(Session s, KickProgress progress) {
     Reply refused = refusedChange(true);
     if (refused != null) {
       return refused;
     }
     Tube t = s.used;
     long now = engine.nowNanos();
-    long kicked = cmd.kickedSoFar();
-    // BEHAVIOURS.md 8: buried jobs if there are any, otherwise delayed ones.
-    boolean isBuriedKick = cmd.kickedSoFar() == 0 ? !t.buried.isEmpty() : cmd.isBuriedKick();
+    long kicked = progress.kickedSoFar();
+    boolean isBuriedKick = progress.isBuriedKick();
     int steps = 0;
-    while (kicked < cmd.bound() && steps++ < QueueEngine.MAX_STEPS_PER_TURN) {
+    while (kicked < progress.bound() && steps++ < QueueEngine.MAX_STEPS_PER_TURN) {
       Job j = isBuriedKick ? t.buried.first() : t.delayed.peek();
       if (j == null) {
         return Reply.Number.kicked(kicked);
@@ -232,9 +235,9 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
       jobs.kick(j, now);
       kicked++;
     }
-    if (kicked < cmd.bound() && (isBuriedKick ? !t.buried.isEmpty() : !t.delayed.isEmpty())) {
+    if (kicked < progress.bound() && (isBuriedKick ? !t.buried.isEmpty() : !t.delayed.isEmpty())) {
       // A huge kick continues on a later turn so other connections stay responsive.
-      s.queued.addFirst(new Command.Kick(cmd.bound(), kicked, isBuriedKick));
+      s.queued.addFirst(new KickProgress(progress.bound(), kicked, isBuriedKick));
       engine.requestYield();
       return null;
     }

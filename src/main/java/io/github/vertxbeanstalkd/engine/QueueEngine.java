@@ -343,13 +343,13 @@ public final class QueueEngine {
       if (next == null) {
         break;
       }
-      Command c = next instanceof BusStep step ? prepare(s, step) : (Command) next;
       Reply r;
       try {
-        r = c.dispatch(handlers, s);
+        r = next instanceof KickProgress kick ? handlers.kick(s, kick)
+            : (next instanceof BusStep step ? prepare(s, step) : (Command) next).dispatch(handlers, s);
       } catch (RuntimeException bug) {
         // STYLE.md: an exception is a bug; log it and still answer, so the client is never stuck.
-        log.error("command {} failed", c.getClass().getSimpleName(), bug);
+        log.error("command {} failed", next.getClass().getSimpleName(), bug);
         r = Reply.Word.INTERNAL_ERROR;
       }
       if (r != null) {

@@ -34,7 +34,7 @@ public final class Session {
   long wakeNanos;
   int wakeHeapPosition = -1;
 
-  /** Commands, or {@link BusStep}s of an event-bus session, waiting their turn. */
+  /** Commands, {@link BusStep}s of an event-bus session, or a {@link KickProgress}, waiting their turn. */
   final ArrayDeque<Object> queued = new ArrayDeque<>();
   List<Reply> outbox = new ArrayList<>(4);
   boolean isDirty;

@@ -128,15 +128,8 @@ public sealed interface Command extends ParsedLine {
     public <C, R> R dispatch(Handler<C, R> h, C c) { return h.peekState(c, this); }
   }
 
-  /**
-   * {@code kick <bound>}: bound is an unsigned 32-bit count widened to long. A kick too large for
-   * one event-loop turn continues as a copy that carries its progress.
-   */
-  record Kick(long bound, long kickedSoFar, boolean isBuriedKick) implements Command {
-    public Kick(long bound) {
-      this(bound, 0, false);
-    }
-
+  /** {@code kick <bound>}: bound is an unsigned 32-bit count widened to long. */
+  record Kick(long bound) implements Command {
     public <C, R> R dispatch(Handler<C, R> h, C c) { return h.kick(c, this); }
   }
 
