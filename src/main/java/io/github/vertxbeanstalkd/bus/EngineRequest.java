@@ -12,6 +12,12 @@ public sealed interface EngineRequest {
   /** Commands to run in order; their replies come back as {@link EngineReply} messages. */
   record Submit(ConnectionRef connection, List<Command> commands) implements EngineRequest {}
 
+  /**
+   * A put's line passed its checks and its body is still arriving. BEHAVIOURS.md 4: 1.12 takes the
+   * job's id (and counts cmd-put) at this point, so other connections see it taken. No reply.
+   */
+  record PutLineArrived(ConnectionRef connection, boolean isTooBig) implements EngineRequest {}
+
   /** The client shut down its sending side: a blocked reserve ends with TIMED_OUT. */
   record InputEnded(ConnectionRef connection) implements EngineRequest {}
 

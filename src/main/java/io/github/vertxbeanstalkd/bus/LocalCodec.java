@@ -16,6 +16,7 @@ public final class LocalCodec<T> implements MessageCodec<T, T> {
   public static void registerAll(Vertx vertx) {
     register(vertx, EngineRequest.Open.class);
     register(vertx, EngineRequest.Submit.class);
+    register(vertx, EngineRequest.PutLineArrived.class);
     register(vertx, EngineRequest.InputEnded.class);
     register(vertx, EngineRequest.Close.class);
     register(vertx, EngineRequest.Drain.class);

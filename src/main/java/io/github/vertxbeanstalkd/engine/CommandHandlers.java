@@ -17,10 +17,12 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
   }
 
 
-  @Override
-  public Reply putStarted(Session s, Command.PutStarted cmd) {
+  /** BEHAVIOURS.md 4: 1.12 counts the put and takes its id when the line passes. No reply. */
+  Reply putLineArrived(Session s, PutAnnouncement put) {
     engine.count(Counter.PUT);
-    if (!cmd.isTooBig()) {
+    if (put.isTooBig()) {
+      s.isTooBigAnnounced = true;
+    } else {
       s.isProducer = true;
       s.announcedPutId = jobs.takeId();
     }
@@ -29,12 +31,14 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
 
   @Override
   public Reply put(Session s, Command.Put cmd) {
-    if (!cmd.isAnnounced()) {
+    long id = s.announcedPutId;
+    if (id == 0) {
       engine.count(Counter.PUT);
       s.isProducer = true;
+      // BEHAVIOURS.md 4: a put that fails on its trailer or on drain mode still uses up an id.
+      id = jobs.takeId();
     }
-    // BEHAVIOURS.md 4: a put that fails on its trailer or on drain mode still uses up an id.
-    long id = cmd.isAnnounced() ? s.announcedPutId : jobs.takeId();
+    s.announcedPutId = 0;
     if (!cmd.hasCrlf()) {
       return Reply.Word.EXPECTED_CRLF;
     }
@@ -54,9 +58,10 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
 
   @Override
   public Reply jobTooBig(Session s, Command.JobTooBig cmd) {
-    if (!cmd.isAnnounced()) {
+    if (!s.isTooBigAnnounced) {
       engine.count(Counter.PUT);
     }
+    s.isTooBigAnnounced = false;
     return Reply.Word.JOB_TOO_BIG;
   }
 

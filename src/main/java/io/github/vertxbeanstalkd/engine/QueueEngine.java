@@ -148,6 +148,18 @@ public final class QueueEngine {
     runAndFlush();
   }
 
+  /** BEHAVIOURS.md 4: a put's line arrived ahead of its body; its id is taken in turn, now. */
+  public void putLineArrived(Session s, boolean isTooBig) {
+    if (s.isClosed) {
+      return;
+    }
+    s.queued.add(new PutAnnouncement(isTooBig));
+    if (!s.isWaiting && !yielded.contains(s)) {
+      runnable.add(s);
+    }
+    runAndFlush();
+  }
+
   /** The connection is gone: its reserved jobs return to ready (no timeout, no release counted). */
   public void close(Session s) {
     if (s.isClosed) {
@@ -345,8 +357,13 @@ public final class QueueEngine {
       }
       Reply r;
       try {
-        r = next instanceof KickProgress kick ? handlers.kick(s, kick)
-            : (next instanceof BusStep step ? prepare(s, step) : (Command) next).dispatch(handlers, s);
+        if (next instanceof KickProgress kick) {
+          r = handlers.kick(s, kick);
+        } else if (next instanceof PutAnnouncement put) {
+          r = handlers.putLineArrived(s, put);
+        } else {
+          r = (next instanceof BusStep step ? prepare(s, step) : (Command) next).dispatch(handlers, s);
+        }
       } catch (RuntimeException bug) {
         // STYLE.md: an exception is a bug; log it and still answer, so the client is never stuck.
         log.error("command {} failed", next.getClass().getSimpleName(), bug);

@@ -124,6 +124,11 @@ public final class QueueEngineVerticle extends VerticleBase {
         if (s != null) {
           engine.submit(s, submit.commands());
         }
+      } else if (request instanceof EngineRequest.PutLineArrived put) {
+        Session s = engine.session(put.connection());
+        if (s != null) {
+          engine.putLineArrived(s, put.isTooBig());
+        }
       } else if (request instanceof EngineRequest.BusCall call) {
         engine.call(call.session(), call.nodeId(),
             new BusStep(call.tube(), call.watchTubes(), call.command(), call.keepsPriority()));
@@ -157,6 +162,11 @@ public final class QueueEngineVerticle extends VerticleBase {
       if (request instanceof EngineRequest.Submit submit) {
         outgoing(submit.connection().replyAddress())
             .add(new EngineReply(submit.connection(), List.of(Reply.Word.INTERNAL_ERROR), true));
+      } else if (request instanceof EngineRequest.PutLineArrived put) {
+        Session s = engine.session(put.connection());
+        if (s != null) {
+          engine.putLineArrived(s, put.isTooBig());
+        }
       } else if (request instanceof EngineRequest.BusCall call) {
         outgoing(call.session().replyAddress())
             .add(new EngineReply(call.session(), List.of(Reply.Word.INTERNAL_ERROR), true));

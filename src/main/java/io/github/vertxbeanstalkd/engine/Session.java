@@ -23,8 +23,10 @@ public final class Session {
   final JobList reserved = new JobList();
   boolean isProducer;
   boolean isWorker;
-  /** The id taken when a put's line arrived ahead of its body (BEHAVIOURS.md 4). */
+  /** The id taken when a put's line arrived ahead of its body (BEHAVIOURS.md 4), or 0. */
   long announcedPutId;
+  /** A put's line over max-job-size arrived ahead of its body, and was counted then. */
+  boolean isTooBigAnnounced;
 
   /** Set while blocked in a reserve. */
   boolean isWaiting;
@@ -34,7 +36,7 @@ public final class Session {
   long wakeNanos;
   int wakeHeapPosition = -1;
 
-  /** Commands, {@link BusStep}s of an event-bus session, or a {@link KickProgress}, waiting their turn. */
+  /** Commands, {@link BusStep}s, {@link PutAnnouncement}s or a {@link KickProgress}, waiting their turn. */
   final ArrayDeque<Object> queued = new ArrayDeque<>();
   List<Reply> outbox = new ArrayList<>(4);
   boolean isDirty;

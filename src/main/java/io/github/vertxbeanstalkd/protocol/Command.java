@@ -12,7 +12,6 @@ public sealed interface Command extends ParsedLine {
 
   /** One method per command: the engine implements it, so adding a command is one record here. */
   interface Handler<C, R> {
-    R putStarted(C c, PutStarted cmd);
     R put(C c, Put cmd);
     R jobTooBig(C c, JobTooBig cmd);
     R use(C c, Use cmd);
@@ -39,33 +38,13 @@ public sealed interface Command extends ParsedLine {
     R invalid(C c, Invalid cmd);
   }
 
-  /**
-   * A put line passed its checks and its body is still arriving. BEHAVIOURS.md 4: 1.12 takes the
-   * job's id (and counts cmd-put) at this point, so other connections see it taken. No reply.
-   */
-  record PutStarted(boolean isTooBig) implements Command {
-    public <C, R> R dispatch(Handler<C, R> h, C c) { return h.putStarted(c, this); }
-  }
-
-  /**
-   * {@code put}: the body has been read; {@code hasCrlf} is false when its trailer was wrong;
-   * {@code isAnnounced} when a {@link PutStarted} already took its id.
-   */
-  record Put(int priority, int delaySeconds, int ttrSeconds, byte[] body, boolean hasCrlf, boolean isAnnounced)
-      implements Command {
-    public Put(int priority, int delaySeconds, int ttrSeconds, byte[] body, boolean hasCrlf) {
-      this(priority, delaySeconds, ttrSeconds, body, hasCrlf, false);
-    }
-
+  /** {@code put}: the body has been read; {@code hasCrlf} is false when its trailer was wrong. */
+  record Put(int priority, int delaySeconds, int ttrSeconds, byte[] body, boolean hasCrlf) implements Command {
     public <C, R> R dispatch(Handler<C, R> h, C c) { return h.put(c, this); }
   }
 
   /** A {@code put} whose size exceeded max-job-size; its body was read and thrown away. */
-  record JobTooBig(boolean isAnnounced) implements Command {
-    public JobTooBig() {
-      this(false);
-    }
-
+  record JobTooBig() implements Command {
     public <C, R> R dispatch(Handler<C, R> h, C c) { return h.jobTooBig(c, this); }
   }
 

@@ -39,7 +39,7 @@ final class CommandReader {
   private boolean isCrPending;
 
   private PutHeader put;
-  /** The engine was told of the put in progress ({@link Command.PutStarted}). */
+  /** The engine was told that the line of the put in progress arrived. */
   private boolean isPutAnnounced;
   private byte[] body;
   private int bodyFilled;
@@ -81,15 +81,20 @@ final class CommandReader {
   }
 
   /**
-   * A {@link Command.PutStarted} for a put whose line has been read but whose body has not fully
-   * arrived, once; null if there is none.
+   * True, once, for a put whose line has been read but whose body has not fully arrived: the
+   * engine must hear of it now (BEHAVIOURS.md 4). See {@link #isPendingPutTooBig()}.
    */
-  Command announcePendingPut() {
+  boolean announcePendingPut() {
     if (put == null || isPutAnnounced) {
-      return null;
+      return false;
     }
     isPutAnnounced = true;
-    return new Command.PutStarted(mode == Mode.SKIP_BODY);
+    return true;
+  }
+
+  /** The put in progress is over max-job-size: its body is being skipped. */
+  boolean isPendingPutTooBig() {
+    return mode == Mode.SKIP_BODY;
   }
 
   void feed(Buffer data) {
@@ -202,7 +207,7 @@ final class CommandReader {
       return;
     }
     boolean hasCrlf = trailer[0] == '\r' && trailer[1] == '\n';
-    Command.Put command = put.withBody(body, hasCrlf, isPutAnnounced);
+    Command.Put command = put.withBody(body, hasCrlf);
     body = null;
     put = null;
     backToLines();
@@ -217,7 +222,7 @@ final class CommandReader {
     }
     put = null;
     backToLines();
-    listener.onCommand(new Command.JobTooBig(isPutAnnounced));
+    listener.onCommand(new Command.JobTooBig());
   }
 
   private int nextChunkSize() {

@@ -105,24 +105,24 @@ final class Connection implements CommandReader.Listener {
     if (isInFlight || isClosed) {
       return;
     }
-    Command putStarted = reader.announcePendingPut();
+    boolean announcesPut = reader.announcePendingPut();
     if (!batch.isEmpty()) {
       List<Command> commands = batch;
-      if (putStarted != null) {
-        commands.add(putStarted);
-      }
       batch = new ArrayList<>();
       isInFlight = true;
       reader.pause();
       engine.accept(new EngineRequest.Submit(ref, commands));
-    } else if (putStarted != null) {
-      // No reply comes for it, so nothing waits: the body keeps streaming in.
-      engine.accept(new EngineRequest.Submit(ref, List.of(putStarted)));
-    } else if (isQuitting || isInputEnded) {
+    } else if (!announcesPut && (isQuitting || isInputEnded)) {
       // BEHAVIOURS.md 1: quit releases the connection's jobs at once, so the engine hears of it
       // now, in order with every other connection's commands, not when Netty reports the close.
       closed();
       socket.close();
+      return;
+    }
+    if (announcesPut) {
+      // After the commands before it. No reply comes for it, so nothing waits: the body keeps
+      // streaming in.
+      engine.accept(new EngineRequest.PutLineArrived(ref, reader.isPendingPutTooBig()));
     }
   }
 

@@ -34,7 +34,7 @@ class CommandReaderTest {
   private static String describe(Command c) {
     if (c instanceof Command.Put put) {
       return "PUT " + put.priority() + " " + new String(put.body(), StandardCharsets.ISO_8859_1)
-          + (put.hasCrlf() ? "" : " EXPECTED_CRLF") + (put.isAnnounced() ? " (announced)" : "");
+          + (put.hasCrlf() ? "" : " EXPECTED_CRLF");
     }
     if (c instanceof Command.Invalid invalid) {
       return invalid.reply().name();
@@ -68,7 +68,7 @@ class CommandReaderTest {
   void oversizedBodyIsSwallowedWhateverItsBytes(int chunkBytes) {
     reader = newReader(10);
     String input = "put 0 0 60 11 junk\r\n" + "\r\n\r\n\r\nxyz\r\nQQ" + "stats\r\n";
-    assertEquals(List.of("JobTooBig[isAnnounced=false]", "Stats[]"), feed(input, chunkBytes));
+    assertEquals(List.of("JobTooBig[]", "Stats[]"), feed(input, chunkBytes));
   }
 
   @Test
@@ -102,23 +102,25 @@ class CommandReaderTest {
   }
 
   @Test
-  void putWaitingForItsBodyIsAnnouncedOnceAndItsCommandSaysSo() {
+  void putWaitingForItsBodyIsAnnouncedOnce() {
     // BEHAVIOURS.md 4: the id is taken when the line passes, before the body arrives.
     feed("put 3 0 60 5\r\nab", 100);
-    assertEquals(new Command.PutStarted(false), reader.announcePendingPut());
-    assertEquals(null, reader.announcePendingPut());
+    assertEquals(true, reader.announcePendingPut());
+    assertEquals(false, reader.isPendingPutTooBig());
+    assertEquals(false, reader.announcePendingPut());
     feed("cde\r\n", 100);
-    assertEquals(List.of("PUT 3 abcde (announced)"), seen);
-    assertEquals(null, reader.announcePendingPut());
+    assertEquals(List.of("PUT 3 abcde"), seen);
+    assertEquals(false, reader.announcePendingPut());
   }
 
   @Test
   void oversizedPutWaitingForItsBodyIsAnnouncedAsTooBig() {
     reader = newReader(3);
     feed("put 0 0 60 5\r\nab", 100);
-    assertEquals(new Command.PutStarted(true), reader.announcePendingPut());
+    assertEquals(true, reader.announcePendingPut());
+    assertEquals(true, reader.isPendingPutTooBig());
     feed("cde\r\n", 100);
-    assertEquals(List.of("JobTooBig[isAnnounced=true]"), seen);
+    assertEquals(List.of("JobTooBig[]"), seen);
   }
 
   @Test
