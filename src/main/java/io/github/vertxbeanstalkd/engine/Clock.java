@@ -3,6 +3,9 @@ package io.github.vertxbeanstalkd.engine;
 /** The engine's only source of time: monotonic nanoseconds since an arbitrary start. */
 @FunctionalInterface
 public interface Clock {
+  /** Nanoseconds in a second: the protocol counts in seconds, the clock in nanoseconds. */
+  long SECOND_NANOS = 1_000_000_000L;
+
   long nanos();
 
   /** Wall-clock time, only for what must survive a restart (a delayed job's absolute deadline). */

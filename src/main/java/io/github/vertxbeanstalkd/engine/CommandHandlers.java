@@ -95,7 +95,7 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
     if (cmd.timeoutSeconds() == 0) {
       return Reply.Word.TIMED_OUT;
     }
-    long timeout = cmd.hasTimeout() ? now + cmd.timeoutSeconds() * QueueEngine.SECOND : Long.MAX_VALUE;
+    long timeout = cmd.hasTimeout() ? now + cmd.timeoutSeconds() * Clock.SECOND_NANOS : Long.MAX_VALUE;
     engine.sessions.park(s, timeout);
     engine.sessions.scheduleWake(s, s.nextWakeNanos());
     return null;
@@ -313,7 +313,7 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
       engine.tubes.setPause(t, 0, 0);
       engine.processQueue(now);
     } else {
-      engine.tubes.setPause(t, cmd.delaySeconds(), now + cmd.delaySeconds() * QueueEngine.SECOND);
+      engine.tubes.setPause(t, cmd.delaySeconds(), now + cmd.delaySeconds() * Clock.SECOND_NANOS);
     }
     return Reply.Word.PAUSED;
   }

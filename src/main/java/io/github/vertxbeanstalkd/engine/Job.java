@@ -45,11 +45,11 @@ final class Job {
   }
 
   long ttrNanos() {
-    return Integer.toUnsignedLong(ttrSeconds) * QueueEngine.SECOND;
+    return Integer.toUnsignedLong(ttrSeconds) * Clock.SECOND_NANOS;
   }
 
   long delayNanos() {
-    return Integer.toUnsignedLong(delaySeconds) * QueueEngine.SECOND;
+    return Integer.toUnsignedLong(delaySeconds) * Clock.SECOND_NANOS;
   }
 
   /** protocol.txt: priorities below 1024 are urgent. */

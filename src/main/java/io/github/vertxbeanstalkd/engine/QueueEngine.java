@@ -25,9 +25,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class QueueEngine {
   private static final Logger log = LoggerFactory.getLogger(QueueEngine.class);
-  static final long SECOND = 1_000_000_000L;
-  /** protocol.txt: the safety margin before a reserved job's deadline. */
-  static final long SAFETY_MARGIN_NANOS = SECOND;
   /** Work done per call before yielding the event loop (timer events, kicked jobs). */
   static final int MAX_STEPS_PER_TURN = 10_000;
   /** Live jobs rewritten per turn when the binlog asks for compaction. */

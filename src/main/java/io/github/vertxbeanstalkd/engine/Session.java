@@ -11,6 +11,9 @@ import java.util.List;
  * and replies not yet delivered.
  */
 public final class Session {
+  /** protocol.txt: the safety margin before a reserved job's deadline. */
+  static final long SAFETY_MARGIN_NANOS = Clock.SECOND_NANOS;
+
   final Object key;
   /** An event-bus session: created by its first request, gone once it holds and awaits nothing. */
   final boolean isBusSession;
@@ -80,13 +83,13 @@ public final class Session {
   /** protocol.txt: inside the last second of a reserved job's TTR. */
   boolean isInSafetyMargin(long nowNanos) {
     long soonest = soonestDeadlineNanos();
-    return soonest != Long.MAX_VALUE && nowNanos >= soonest - QueueEngine.SAFETY_MARGIN_NANOS;
+    return soonest != Long.MAX_VALUE && nowNanos >= soonest - SAFETY_MARGIN_NANOS;
   }
 
   /** When a blocked reserve needs attention: its timeout, or when its safety margin begins. */
   long nextWakeNanos() {
     long soonest = soonestDeadlineNanos();
-    long margin = soonest == Long.MAX_VALUE ? Long.MAX_VALUE : soonest - QueueEngine.SAFETY_MARGIN_NANOS;
+    long margin = soonest == Long.MAX_VALUE ? Long.MAX_VALUE : soonest - SAFETY_MARGIN_NANOS;
     return Math.min(waitTimeoutNanos, margin);
   }
 

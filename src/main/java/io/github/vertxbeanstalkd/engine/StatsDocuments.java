@@ -15,14 +15,14 @@ final class StatsDocuments {
     long timeLeft = 0;
     if (j.state == JobState.DELAYED
         || j.state == JobState.RESERVED) {
-      timeLeft = Math.max(0, j.deadlineNanos - now) / QueueEngine.SECOND;
+      timeLeft = Math.max(0, j.deadlineNanos - now) / Clock.SECOND_NANOS;
     }
     return new Yaml()
         .put("id", j.id)
         .put("tube", j.tube.name)
         .put("state", j.state.word())
         .put("pri", Integer.toUnsignedLong(j.priority))
-        .put("age", (now - j.createdNanos) / QueueEngine.SECOND)
+        .put("age", (now - j.createdNanos) / Clock.SECOND_NANOS)
         .put("delay", Integer.toUnsignedLong(j.delaySeconds))
         .put("ttr", Integer.toUnsignedLong(j.ttrSeconds))
         .put("time-left", timeLeft)
@@ -36,7 +36,7 @@ final class StatsDocuments {
   }
 
   static Reply tube(Tube t, long now) {
-    long pauseLeft = t.isPaused(now) ? (t.pauseEndNanos - now) / QueueEngine.SECOND : 0;
+    long pauseLeft = t.isPaused(now) ? (t.pauseEndNanos - now) / Clock.SECOND_NANOS : 0;
     return new Yaml()
         .put("name", t.name)
         .put("current-jobs-urgent", t.urgentReadyCount)
@@ -104,7 +104,7 @@ final class StatsDocuments {
         .put("version", '"' + info.version() + '"')
         .put("rusage-utime", ProcessCpu.format(cpu[0]))
         .put("rusage-stime", ProcessCpu.format(cpu[1]))
-        .put("uptime", (e.nowNanos() - e.startNanos) / QueueEngine.SECOND)
+        .put("uptime", (e.nowNanos() - e.startNanos) / Clock.SECOND_NANOS)
         .put("binlog-oldest-index", binlog.oldestIndex())
         .put("binlog-current-index", binlog.currentIndex())
         .put("binlog-records-migrated", binlog.recordsMigrated())
