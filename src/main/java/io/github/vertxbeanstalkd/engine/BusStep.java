@@ -8,4 +8,18 @@ import java.util.List;
  * The session uses {@code tube} and watches {@code watchTubes} while the command runs (either may
  * be null); {@code keepsPriority} makes a bury keep the job's own priority.
  */
-record BusStep(String tube, List<String> watchTubes, Command command, boolean keepsPriority) {}
+record BusStep(String tube, List<String> watchTubes, Command command, boolean keepsPriority) {
+
+  /** Gives the session the tubes the command acts on, and returns the command to run. */
+  Command prepare(Session s, Tubes tubes) {
+    tubes.use(s, tube == null ? null : tubes.getOrCreate(tube));
+    tubes.watchOnly(s, watchTubes == null ? List.of() : watchTubes);
+    if (keepsPriority && command instanceof Command.Bury bury) {
+      Job j = s.reservedJob(bury.id());
+      if (j != null) {
+        return new Command.Bury(bury.id(), j.priority);
+      }
+    }
+    return command;
+  }
+}

@@ -27,8 +27,6 @@ public final class QueueEngine {
   private static final Logger log = LoggerFactory.getLogger(QueueEngine.class);
   /** Work done per call before yielding the event loop (timer events, kicked jobs). */
   static final int MAX_STEPS_PER_TURN = 10_000;
-  /** Live jobs rewritten per turn when the binlog asks for compaction. */
-  static final int MIGRATIONS_PER_TURN = 512;
 
   final ServerInfo info;
   final long maxJobSizeBytes;
@@ -43,6 +41,7 @@ public final class QueueEngine {
   private final ArrayDeque<Session> runnable = new ArrayDeque<>();
   private final ArrayDeque<Session> yielded = new ArrayDeque<>();
   private final DurableReplies replies;
+  private final Compaction compaction;
   private boolean isYieldRequested;
   private boolean hasCompactionBacklog;
   private boolean isDraining;
@@ -62,6 +61,7 @@ public final class QueueEngine {
     this.jobs = new JobTransitions(tubes, this::readied, binlog, clock);
     this.handlers = new CommandHandlers(this, jobs);
     this.replies = new DurableReplies(sink, binlog, this::retireIfDone);
+    this.compaction = new Compaction(binlog, jobs);
     RecoveredLog recovered = binlog.takeRecovered();
     jobs.restore(recovered, clock.nanos());
     if (!recovered.jobs().isEmpty()) {
@@ -310,7 +310,7 @@ public final class QueueEngine {
     for (Session s = runnable.poll(); s != null; s = runnable.poll()) {
       run(s);
     }
-    compact();
+    hasCompactionBacklog = compaction.migrateSome(clock.nanos());
     replies.flush(jobs.lastSequence);
   }
 
@@ -320,30 +320,6 @@ public final class QueueEngine {
       s.isClosed = true;
       sessions.remove(s);
     }
-  }
-
-  /** Rewrites the live jobs the binlog names, so that its oldest segments can be deleted. */
-  private void compact() {
-    hasCompactionBacklog = false;
-    if (binlog.health() != Binlog.Health.WRITING || !binlog.isCompactionDue()) {
-      return;
-    }
-    long now = clock.nanos();
-    int budget = MIGRATIONS_PER_TURN;
-    while (budget > 0 && binlog.isCompactionDue()) {
-      long[] ids = binlog.jobsToMigrate(Math.min(64, budget));
-      if (ids.length == 0) {
-        return;
-      }
-      for (long id : ids) {
-        Job j = jobs.get(id);
-        if (j != null) {
-          jobs.migrate(j, now);
-        }
-      }
-      budget -= ids.length;
-    }
-    hasCompactionBacklog = budget <= 0 && binlog.isCompactionDue();
   }
 
   private void run(Session s) {
@@ -359,7 +335,7 @@ public final class QueueEngine {
         } else if (next instanceof PutAnnouncement put) {
           r = handlers.putLineArrived(s, put);
         } else {
-          r = (next instanceof BusStep step ? prepare(s, step) : (Command) next).dispatch(handlers, s);
+          r = (next instanceof BusStep step ? step.prepare(s, tubes) : (Command) next).dispatch(handlers, s);
         }
       } catch (RuntimeException bug) {
         // STYLE.md: an exception is a bug; log it and still answer, so the client is never stuck.
@@ -379,19 +355,6 @@ public final class QueueEngine {
       // An event-bus session holds on to tubes only while a command of its runs or waits.
       tubes.leaveAll(s);
     }
-  }
-
-  /** Gives an event-bus session the tubes its next command acts on. */
-  private Command prepare(Session s, BusStep step) {
-    tubes.use(s, step.tube() == null ? null : tubes.getOrCreate(step.tube()));
-    tubes.watchOnly(s, step.watchTubes() == null ? List.of() : step.watchTubes());
-    if (step.keepsPriority() && step.command() instanceof Command.Bury bury) {
-      Job j = s.reservedJob(bury.id());
-      if (j != null) {
-        return new Command.Bury(bury.id(), j.priority);
-      }
-    }
-    return step.command();
   }
 
   private void reply(Session s, Reply r) {
