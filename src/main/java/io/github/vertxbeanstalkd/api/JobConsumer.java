@@ -1,5 +1,6 @@
 package io.github.vertxbeanstalkd.api;
 
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -18,24 +19,27 @@ public final class JobConsumer {
   private static final Logger log = LoggerFactory.getLogger(JobConsumer.class);
 
   private final Vertx vertx;
+  /** Every slot runs on this one context, so the consumer's state needs no locks. */
+  private final Context context;
   private final List<String> tubes;
   private final ConsumeOptions options;
   private final Function<BeanstalkJob, Future<?>> handler;
   private final List<Slot> slots = new ArrayList<>();
-  private volatile boolean isStopping;
+  private boolean isStopping;
   private long handled;
   private long failed;
 
   JobConsumer(Vertx vertx, List<BeanstalkClient> clients, List<String> tubes, ConsumeOptions options,
       Function<BeanstalkJob, Future<?>> handler) {
     this.vertx = vertx;
+    this.context = vertx.getOrCreateContext();
     this.tubes = tubes;
     this.options = options;
     this.handler = handler;
     for (BeanstalkClient client : clients) {
       Slot slot = new Slot(client);
       slots.add(slot);
-      vertx.runOnContext(v -> slot.reserve());
+      context.runOnContext(v -> slot.reserve());
     }
   }
 
@@ -51,16 +55,20 @@ public final class JobConsumer {
 
   /** Stops reserving; completes once running handlers are done and every session has ended. */
   public Future<Void> stop() {
-    isStopping = true;
-    List<Future<Void>> done = new ArrayList<>();
-    for (Slot slot : slots) {
-      if (!slot.isHandling) {
-        // Ends a reserve that waits on the server now rather than at its timeout.
-        slot.client.close();
+    Promise<Void> stopped = Promise.promise();
+    context.runOnContext(v -> {
+      isStopping = true;
+      List<Future<Void>> done = new ArrayList<>();
+      for (Slot slot : slots) {
+        if (!slot.isHandling) {
+          // Ends a reserve that waits on the server now rather than at its timeout.
+          slot.client.close();
+        }
+        done.add(slot.stopped.future());
       }
-      done.add(slot.stopped.future());
-    }
-    return Future.all(done).mapEmpty();
+      Future.all(done).<Void>mapEmpty().onComplete(stopped);
+    });
+    return stopped.future();
   }
 
   /** One concurrent reserver, with a session of its own. */
