@@ -12,7 +12,8 @@
 #      cluster client node (Bench --transport cluster), both on loopback with a generated
 #      Hazelcast configuration; B is TCP to the same sidecar.
 #
-# Every server JVM logs its collections (-Xlog:gc); the longest pauses are printed at the end.
+# Every JVM but the TCP generator's logs its collections (-Xlog:gc); the longest pauses are printed
+# at the end.
 #
 # Usage: src/test/scripts/bench-bus.sh   (after mvn -B -q package -DskipTests)
 # Environment: JAR [target/vertx-beanstalkd.jar], ROUNDS [5], DURATION_MS [3000], WARMUP_MS [1000],
@@ -177,7 +178,8 @@ EOF
       PIDS+=("$pid")
       wait_log "$OUT/cluster-server.log"
       set -x
-      taskset -c 1 java -Dvertx.hazelcast.config="$OUT/hazelcast-loopback.xml" -cp "$cp" $BENCH \
+      taskset -c 1 java -Xlog:gc:file="$OUT/cluster-bench-gc.log" -Dvertx.hazelcast.config="$OUT/hazelcast-loopback.xml" \
+          -cp "$cp" $BENCH \
           --transport cluster --target "127.0.0.1:$port" "${LOAD[@]}" >"$OUT/cluster.txt" 2>"$OUT/cluster.log"
       { set +x; } 2>/dev/null
       stop "$pid"
@@ -187,6 +189,6 @@ EOF
   esac
 done
 
-echo "== collector pauses (server side; in-JVM the bench's load shares the heap)"
+echo "== collector pauses (servers; in-JVM the bench's load shares the heap; cluster-bench is the client node)"
 for log in "$OUT"/*-gc.log; do gc_pauses "$log"; done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
