@@ -30,6 +30,9 @@ public final class Bench {
 
   /** Runs what the options ask for and returns the number of protocol errors seen. */
   static long run(BenchOptions options, PrintStream out) {
+    if (!options.transport.equals("tcp")) {
+      return BusBench.run(options, out);
+    }
     if (options.mode.equals("matrix")) {
       return new MatrixRun(options, out).run();
     }

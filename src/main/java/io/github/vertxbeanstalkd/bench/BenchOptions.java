@@ -27,6 +27,24 @@ final class BenchOptions {
                               fill:  put J jobs; report the server's RSS growth per job (--pid)
                               matrix: put c=1 p=1; put c=50 p=1; put c=4 p=16; cycle 10+10;
                                      drain 200000 c=4; fill 1000000 x 100 B
+      Transport:
+        --transport T         tcp | bus | cluster                               [tcp]
+                              bus: deploy the server into this JVM (TCP on a free port, the
+                                   event-bus API at --address) and load it over the event bus;
+                                   the matrix runs each case over the bus (A) and over TCP
+                                   against the same server (B)
+                              cluster: join a Vert.x cluster as a client node (needs a cluster
+                                   manager such as vertx-hazelcast on the class path, configured
+                                   by -Dvertx.hazelcast.config) and load the server started with
+                                   -cluster; --target is its TCP address for the B side
+                              bus and cluster modes: matrix (put c=1 p=1; put c=50 p=1;
+                              cycle 10+10), put, cycle; -c senders (put) or producers and
+                              as many workers, each a session of its own (cycle)
+        --address A           the server's event-bus address                [beanstalkd]
+        --bus-client K        raw: JsonObject requests with the action header;
+                              typed: the BeanstalkClient                    [raw]
+        --event-loops N       event loops of the bench's Vert.x (in-JVM: shared with the
+                              server, whose launcher also defaults to 1)    [1]
       Load (single modes):
         -c, --connections N   connections (cycle: producers, and as many consumers)  [1]
         -p, --pipeline P      commands in flight per connection              [1]
@@ -39,7 +57,8 @@ final class BenchOptions {
                               latency is the server's, not a queue's     [one per consumer]
         --pid PID             server pid for fill
       Matrix:
-        --rounds R            rounds (A then B per case in each round)  [3 with --vs, else 1]
+        --rounds R            rounds (A then B per case in each round)
+                              [3 with --vs or a bus/cluster matrix, else 1]
         --drain-jobs J        [200000]      --fill-jobs J       [1000000]
         --deep-queue          add "put c=1 p=1" with --queued-jobs jobs queued in another tube
                               (with --mode put: run that put over such a queue)
@@ -53,11 +72,18 @@ final class BenchOptions {
             --target 127.0.0.1:11301 --vs 127.0.0.1:11300 --target-pid 1234 --vs-pid 5678
         java -cp target/vertx-beanstalkd.jar io.github.vertxbeanstalkd.bench.Bench \\
             --target 127.0.0.1:11300 --mode put -c 4 -p 16 --duration-ms 5000
+        java @conf/jvm.options -cp target/vertx-beanstalkd.jar \\
+            io.github.vertxbeanstalkd.bench.Bench --transport bus
       On 2 cores, pin the server and the generator apart: taskset -c 0 for the server,
       taskset -c 1 for the generator.
       """;
 
   ServerAddress target = new ServerAddress("127.0.0.1", 11300);
+  boolean hasTarget;
+  String transport = "tcp";
+  String address = "beanstalkd";
+  String busClient = "raw";
+  int eventLoops = 1;
   ServerAddress versus;
   long targetPid;
   long versusPid;
@@ -97,7 +123,14 @@ final class BenchOptions {
       }
       String value = args[++i];
       switch (name) {
-        case "--target" -> o.target = ServerAddress.parse(value);
+        case "--target" -> {
+          o.target = ServerAddress.parse(value);
+          o.hasTarget = true;
+        }
+        case "--transport" -> o.transport = value.toLowerCase(Locale.ROOT);
+        case "--address" -> o.address = value;
+        case "--bus-client" -> o.busClient = value.toLowerCase(Locale.ROOT);
+        case "--event-loops" -> o.eventLoops = Integer.parseInt(value);
         case "--vs" -> o.versus = ServerAddress.parse(value);
         case "--target-pid" -> o.targetPid = Long.parseLong(value);
         case "--vs-pid" -> o.versusPid = Long.parseLong(value);
@@ -119,8 +152,12 @@ final class BenchOptions {
         default -> throw new IllegalArgumentException("unknown option " + name);
       }
     }
+    boolean isBus = !o.transport.equals("tcp");
     if (o.rounds <= 0) {
-      o.rounds = o.versus != null ? 3 : 1;
+      o.rounds = o.versus != null || (isBus && o.mode.equals("matrix")) ? 3 : 1;
+    }
+    if (isBus) {
+      o.checkBus();
     }
     if (!o.mode.equals("matrix") && o.versus != null) {
       throw new IllegalArgumentException("--vs runs the matrix; leave out --mode");
@@ -129,6 +166,27 @@ final class BenchOptions {
       o.singleCase();
     }
     return o;
+  }
+
+  private void checkBus() {
+    if (!transport.equals("bus") && !transport.equals("cluster")) {
+      throw new IllegalArgumentException("unknown transport " + transport + " (tcp, bus or cluster)");
+    }
+    if (!mode.equals("matrix") && !mode.equals("put") && !mode.equals("cycle")) {
+      throw new IllegalArgumentException("--transport " + transport + " runs matrix, put or cycle");
+    }
+    if (versus != null) {
+      throw new IllegalArgumentException("--vs is for TCP servers; the bus matrix compares with TCP itself");
+    }
+    if (!busClient.equals("raw") && !busClient.equals("typed")) {
+      throw new IllegalArgumentException("unknown bus client " + busClient + " (raw or typed)");
+    }
+    if (eventLoops < 1) {
+      throw new IllegalArgumentException("--event-loops must be >= 1");
+    }
+    if (bodyBytes < BusBodies.STAMP_CHARS && !mode.equals("put")) {
+      throw new IllegalArgumentException("bus cycle bodies carry a 16-character timestamp: size >= 16");
+    }
   }
 
   /** The single case that --mode asks for. */

@@ -16,8 +16,14 @@ public record CaseResult(String label, String server, long ops, double seconds,
 
   static CaseResult of(String label, ServerAddress server, Meter meter, ErrorLog errors,
       Map<String, Double> extra, String note) {
+    return of(label, server.toString(), meter, errors, extra, note);
+  }
+
+  /** @param server what was loaded, as reports name it (an address, or "bus beanstalkd in-JVM (raw)") */
+  static CaseResult of(String label, String server, Meter meter, ErrorLog errors,
+      Map<String, Double> extra, String note) {
     LatencyHistogram latency = meter.latency();
-    return new CaseResult(label, server.toString(), meter.ops(), meter.seconds(),
+    return new CaseResult(label, server, meter.ops(), meter.seconds(),
         latency.valueAtQuantileNanos(0.50), latency.valueAtQuantileNanos(0.99),
         latency.valueAtQuantileNanos(0.999), latency.maxNanos(), errors.count(),
         errors.samples(), Map.copyOf(extra), note);

@@ -52,7 +52,7 @@ final class MatrixRun {
         }
       }
     }
-    new MatrixSummary(sides, results, out).print();
+    new MatrixSummary(sides.stream().map(ServerAddress::toString).toList(), results, out).print();
     return errors;
   }
 }

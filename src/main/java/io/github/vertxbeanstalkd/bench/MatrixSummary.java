@@ -14,11 +14,12 @@ import java.util.function.ToDoubleFunction;
  * medians. Fill compares RSS bytes per job instead of ops/s.
  */
 final class MatrixSummary {
-  private final List<ServerAddress> sides;
+  private final List<String> sides;
   private final Map<String, List<List<CaseResult>>> results;
   private final PrintStream out;
 
-  MatrixSummary(List<ServerAddress> sides, Map<String, List<List<CaseResult>>> results,
+  /** @param sides what A and B are, for the heading (addresses, or "bus beanstalkd in-JVM (raw)") */
+  MatrixSummary(List<String> sides, Map<String, List<List<CaseResult>>> results,
       PrintStream out) {
     this.sides = sides;
     this.results = results;
@@ -29,8 +30,9 @@ final class MatrixSummary {
     boolean isPair = sides.size() == 2;
     out.println("# summary: medians over rounds; A = " + sides.get(0)
         + (isPair ? ", B = " + sides.get(1) + "; ratios are medians of per-round A/B" : ""));
-    out.println(String.format(Locale.ROOT, "%-26s %12s %12s %7s %9s %9s %8s %9s",
-        "case", "A", "B", "A/B", "A p99", "B p99", "p99 A/B", "errors"));
+    out.println(String.format(Locale.ROOT, "%-26s %12s %12s %7s %9s %9s %8s %9s %9s %9s %9s %9s",
+        "case", "A", "B", "A/B", "A p99", "B p99", "p99 A/B", "A p99.9", "B p99.9", "A max", "B max",
+        "errors"));
     for (Map.Entry<String, List<List<CaseResult>>> entry : results.entrySet()) {
       List<List<CaseResult>> perSide = entry.getValue();
       boolean isFill = perSide.get(0).get(0).extra().containsKey("rssBytesPerJob")
@@ -45,12 +47,19 @@ final class MatrixSummary {
       double aP99 = median(perSide.get(0), p99);
       double bP99 = isPair ? median(perSide.get(1), p99) : Double.NaN;
       double p99Ratio = isPair ? medianRatio(perSide, p99) : Double.NaN;
+      ToDoubleFunction<CaseResult> p999 = r -> r.isSkipped() ? Double.NaN : r.p999Nanos();
+      ToDoubleFunction<CaseResult> max = r -> r.isSkipped() ? Double.NaN : r.maxNanos();
+      double aP999 = median(perSide.get(0), p999);
+      double bP999 = isPair ? median(perSide.get(1), p999) : Double.NaN;
+      double aMax = median(perSide.get(0), max);
+      double bMax = isPair ? median(perSide.get(1), max) : Double.NaN;
       long aErrors = perSide.get(0).stream().mapToLong(CaseResult::errors).sum();
       long bErrors = isPair ? perSide.get(1).stream().mapToLong(CaseResult::errors).sum() : 0;
       String unit = isFill ? " B/job" : " ops/s";
-      out.println(String.format(Locale.ROOT, "%-26s %12s %12s %7s %9s %9s %8s %4d/%-4d",
+      out.println(String.format(Locale.ROOT, "%-26s %12s %12s %7s %9s %9s %8s %9s %9s %9s %9s %4d/%-4d",
           entry.getKey(), fixed(a, 0), fixed(b, 0), fixed(ratio, 2),
-          micros(aP99), micros(bP99), fixed(p99Ratio, 2), aErrors, bErrors));
+          micros(aP99), micros(bP99), fixed(p99Ratio, 2), micros(aP999), micros(bP999),
+          micros(aMax), micros(bMax), aErrors, bErrors));
       out.println("{\"summary\":" + CaseResult.quote(entry.getKey())
           + ",\"unit\":" + CaseResult.quote(unit.trim())
           + ",\"a\":" + CaseResult.number(a) + ",\"b\":" + CaseResult.number(b)
@@ -58,6 +67,10 @@ final class MatrixSummary {
           + ",\"aP99Us\":" + CaseResult.number(aP99 / 1e3)
           + ",\"bP99Us\":" + CaseResult.number(bP99 / 1e3)
           + ",\"p99Ratio\":" + CaseResult.number(p99Ratio)
+          + ",\"aP999Us\":" + CaseResult.number(aP999 / 1e3)
+          + ",\"bP999Us\":" + CaseResult.number(bP999 / 1e3)
+          + ",\"aMaxUs\":" + CaseResult.number(aMax / 1e3)
+          + ",\"bMaxUs\":" + CaseResult.number(bMax / 1e3)
           + ",\"aErrors\":" + aErrors + ",\"bErrors\":" + bErrors + "}");
     }
     printHeadlines(isPair);
@@ -82,11 +95,11 @@ final class MatrixSummary {
     });
   }
 
-  private static double median(List<CaseResult> runs, ToDoubleFunction<CaseResult> metric) {
+  static double median(List<CaseResult> runs, ToDoubleFunction<CaseResult> metric) {
     return median(runs.stream().mapToDouble(metric).filter(v -> !Double.isNaN(v)).toArray());
   }
 
-  private static double medianRatio(List<List<CaseResult>> perSide,
+  static double medianRatio(List<List<CaseResult>> perSide,
       ToDoubleFunction<CaseResult> metric) {
     List<Double> ratios = new ArrayList<>();
     for (int round = 0; round < Math.min(perSide.get(0).size(), perSide.get(1).size()); round++) {
@@ -109,7 +122,7 @@ final class MatrixSummary {
     return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
   }
 
-  private static String fixed(double value, int decimals) {
+  static String fixed(double value, int decimals) {
     return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%." + decimals + "f", value);
   }
 
