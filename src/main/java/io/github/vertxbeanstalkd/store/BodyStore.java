@@ -1,0 +1,185 @@
+package io.github.vertxbeanstalkd.store;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+
+/**
+ * Job bodies off the GC heap. A body up to {@link #LARGEST_CLASS_BYTES} goes in the smallest size
+ * class that holds it (steps of 8 bytes up to 128, then four classes per doubling, so at most
+ * 1/8 of a body's room is slack), each class an {@link ItemPool} of pages of about 1 MiB. A larger
+ * body gets a block of its own. A body is named by a long reference; its length is the caller's to
+ * keep. One thread only.
+ */
+public final class BodyStore {
+  /** The reference of an empty body, which takes no room. */
+  public static final long EMPTY = -1;
+  public static final int LARGEST_CLASS_BYTES = 64 * 1024;
+  private static final int PAGE_BYTES_LOG2 = 20;
+  private static final int LARGE = 0xFFFF;
+
+  private final DirectMemory memory;
+  private final int[] classBytes;
+  /** For a length rounded up to 8 bytes, {@code classOfEighths[(length + 7) >>> 3]} is its class. */
+  private final byte[] classOfEighths = new byte[(LARGEST_CLASS_BYTES >>> 3) + 1];
+  private final ItemPool[] pools;
+  private ByteBuffer[] large = new ByteBuffer[16];
+  private int[] freeLarge = new int[16];
+  private int freeLargeCount;
+  private int largeLimit;
+  private long largeBytes;
+
+  public BodyStore(DirectMemory memory) {
+    this.memory = memory;
+    this.classBytes = sizeClasses();
+    this.pools = new ItemPool[classBytes.length];
+    int c = 0;
+    for (int eighths = 0; eighths < classOfEighths.length; eighths++) {
+      while (classBytes[c] < eighths * 8) {
+        c++;
+      }
+      classOfEighths[eighths] = (byte) c;
+    }
+  }
+
+  /** 8, 16, ..., 128, then 160, 192, 224, 256, 320, ... up to 64 KiB. */
+  static int[] sizeClasses() {
+    int[] sizes = new int[64];
+    int n = 0;
+    for (int size = 8; size <= 128; size += 8) {
+      sizes[n++] = size;
+    }
+    for (int base = 128; base < LARGEST_CLASS_BYTES; base *= 2) {
+      for (int quarter = 1; quarter <= 4; quarter++) {
+        sizes[n++] = base + base / 4 * quarter;
+      }
+    }
+    return Arrays.copyOf(sizes, n);
+  }
+
+  /** Copies the body in; returns its reference. Throws {@link OutOfMemoryError} when there is no room. */
+  public long store(byte[] body) {
+    return store(body, 0, body.length);
+  }
+
+  public long store(byte[] source, int from, int length) {
+    if (length == 0) {
+      return EMPTY;
+    }
+    if (length > LARGEST_CLASS_BYTES) {
+      int handle = storeLarge(length);
+      large[handle].put(0, source, from, length);
+      return ((long) LARGE << 32) | handle;
+    }
+    int c = classOfEighths[(length + 7) >>> 3];
+    ItemPool pool = pools[c];
+    if (pool == null) {
+      pool = pools[c] = new ItemPool(memory, classBytes[c], PAGE_BYTES_LOG2 - log2Floor(classBytes[c]));
+    }
+    int handle = pool.allocate();
+    pool.page(handle).put(pool.offset(handle), source, from, length);
+    return ((long) c << 32) | handle;
+  }
+
+  /** Copies {@code length} bytes of the body out into {@code target} from {@code at}. */
+  public void read(long ref, int length, byte[] target, int at) {
+    if (ref == EMPTY) {
+      return;
+    }
+    int c = (int) (ref >>> 32);
+    int handle = (int) ref;
+    if (c == LARGE) {
+      large[handle].get(0, target, at, length);
+    } else {
+      ItemPool pool = pools[c];
+      pool.page(handle).get(pool.offset(handle), target, at, length);
+    }
+  }
+
+  public byte[] read(long ref, int length) {
+    byte[] body = new byte[length];
+    read(ref, length, body, 0);
+    return body;
+  }
+
+  public void free(long ref) {
+    if (ref == EMPTY) {
+      return;
+    }
+    int c = (int) (ref >>> 32);
+    int handle = (int) ref;
+    if (c == LARGE) {
+      largeBytes -= large[handle].capacity();
+      memory.free(large[handle]);
+      large[handle] = null;
+      freeLarge[freeLargeCount++] = handle;
+    } else {
+      pools[c].free(handle);
+    }
+  }
+
+  /** The room a body of this length takes in the store. */
+  public int roomFor(int length) {
+    if (length == 0) {
+      return 0;
+    }
+    return length > LARGEST_CLASS_BYTES ? length : classBytes[classOfEighths[(length + 7) >>> 3]];
+  }
+
+  /** Off-heap bytes held for bodies now, slack and empty pages included. */
+  public long reservedBytes() {
+    long bytes = largeBytes;
+    for (ItemPool pool : pools) {
+      if (pool != null) {
+        bytes += pool.reservedBytes();
+      }
+    }
+    return bytes;
+  }
+
+  /** Gives back pages that stayed empty since the previous call; see {@link ItemPool#trim()}. */
+  public long trim() {
+    long released = 0;
+    for (ItemPool pool : pools) {
+      if (pool != null) {
+        released += pool.trim();
+      }
+    }
+    return released;
+  }
+
+  public void close() {
+    for (ItemPool pool : pools) {
+      if (pool != null) {
+        pool.close();
+      }
+    }
+    for (int i = 0; i < largeLimit; i++) {
+      if (large[i] != null) {
+        memory.free(large[i]);
+        large[i] = null;
+      }
+    }
+    largeBytes = 0;
+  }
+
+  private int storeLarge(int length) {
+    ByteBuffer block = memory.allocate(length);
+    int handle;
+    if (freeLargeCount > 0) {
+      handle = freeLarge[--freeLargeCount];
+    } else {
+      if (largeLimit == large.length) {
+        large = Arrays.copyOf(large, largeLimit * 2);
+        freeLarge = Arrays.copyOf(freeLarge, largeLimit * 2);
+      }
+      handle = largeLimit++;
+    }
+    large[handle] = block;
+    largeBytes += length;
+    return handle;
+  }
+
+  private static int log2Floor(int n) {
+    return 31 - Integer.numberOfLeadingZeros(n);
+  }
+}

@@ -1,0 +1,219 @@
+package io.github.vertxbeanstalkd.store;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+
+/**
+ * Items of one fixed size in off-heap pages, named by an int handle (page and index). New items go
+ * to the lowest page with room, so that live items gather low and the high pages empty out as a
+ * backlog drains; {@link #trim()} gives pages that stayed empty back to the operating system. A
+ * freed item's first four bytes link it into its page's free list, so the pool keeps no per-item
+ * object or array. One thread only.
+ */
+public final class ItemPool {
+  private final DirectMemory memory;
+  private final int itemBytes;
+  private final int shift;
+  private final int itemsPerPage;
+
+  private ByteBuffer[] pages = new ByteBuffer[4];
+  private int[] liveInPage = new int[4];
+  /** Index of the latest freed item of each page, or -1. */
+  private int[] freeHead = new int[4];
+  /** Items from this index on were never handed out (so a new page needs no free list). */
+  private int[] untouchedFrom = new int[4];
+  /** Pages found empty by the last {@link #trim()}. */
+  private boolean[] wasEmpty = new boolean[4];
+  /** One bit per page that exists and has room. */
+  private long[] hasRoom = new long[1];
+  /** Pages in use or released below this index; above it, no page was ever made. */
+  private int pageLimit;
+  /** No page below this index has room. */
+  private int roomHint;
+  private int liveItems;
+  private int livePages;
+
+  /**
+   * @param itemBytes the size of every item, at least 4
+   * @param itemsPerPageLog2 log2 of the items in a page; handles need it plus the page bits in 31 bits
+   */
+  public ItemPool(DirectMemory memory, int itemBytes, int itemsPerPageLog2) {
+    if (itemBytes < 4 || itemsPerPageLog2 < 0 || itemsPerPageLog2 > 24
+        || ((long) itemBytes << itemsPerPageLog2) > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("item of " + itemBytes + " bytes, 2^" + itemsPerPageLog2 + " a page");
+    }
+    this.memory = memory;
+    this.itemBytes = itemBytes;
+    this.shift = itemsPerPageLog2;
+    this.itemsPerPage = 1 << itemsPerPageLog2;
+  }
+
+  public int itemBytes() {
+    return itemBytes;
+  }
+
+  public int liveItems() {
+    return liveItems;
+  }
+
+  public int livePages() {
+    return livePages;
+  }
+
+  /** Off-heap bytes this pool holds now. */
+  public long reservedBytes() {
+    return (long) livePages * pageBytes();
+  }
+
+  /** A new item's handle; its bytes are whatever the last user left (only the first 4 are ours). */
+  public int allocate() {
+    int p = lowestPageWithRoom();
+    if (p < 0) {
+      p = newPage();
+    }
+    int index = freeHead[p];
+    if (index >= 0) {
+      freeHead[p] = pages[p].getInt(index * itemBytes);
+    } else {
+      index = untouchedFrom[p]++;
+    }
+    if (++liveInPage[p] == itemsPerPage) {
+      setRoom(p, false);
+    }
+    wasEmpty[p] = false;
+    liveItems++;
+    return p << shift | index;
+  }
+
+  public void free(int handle) {
+    int p = handle >>> shift;
+    int index = handle & (itemsPerPage - 1);
+    if (pages[p] == null || liveInPage[p] == 0) {
+      throw new IllegalStateException("item " + handle + " is not live");
+    }
+    pages[p].putInt(index * itemBytes, freeHead[p]);
+    freeHead[p] = index;
+    if (liveInPage[p]-- == itemsPerPage) {
+      setRoom(p, true);
+    }
+    roomHint = Math.min(roomHint, p);
+    liveItems--;
+  }
+
+  /** The page holding the item: read and write it at {@link #offset}. */
+  public ByteBuffer page(int handle) {
+    return pages[handle >>> shift];
+  }
+
+  public int offset(int handle) {
+    return (handle & (itemsPerPage - 1)) * itemBytes;
+  }
+
+  /**
+   * Frees the pages that were empty at the previous call and still are; called about once a second,
+   * so a page emptied and refilled in between is not given back and taken again. Returns the bytes
+   * given back.
+   */
+  public long trim() {
+    long released = 0;
+    for (int p = 0; p < pageLimit; p++) {
+      if (pages[p] == null) {
+        continue;
+      }
+      if (liveInPage[p] != 0) {
+        wasEmpty[p] = false;
+      } else if (!wasEmpty[p]) {
+        wasEmpty[p] = true;
+      } else {
+        memory.free(pages[p]);
+        pages[p] = null;
+        setRoom(p, false);
+        wasEmpty[p] = false;
+        livePages--;
+        released += pageBytes();
+      }
+    }
+    while (pageLimit > 0 && pages[pageLimit - 1] == null) {
+      pageLimit--;
+    }
+    return released;
+  }
+
+  /** Frees every page; the pool must not be used again. */
+  public void close() {
+    for (int p = 0; p < pageLimit; p++) {
+      if (pages[p] != null) {
+        memory.free(pages[p]);
+        pages[p] = null;
+      }
+    }
+    pageLimit = 0;
+    livePages = 0;
+    liveItems = 0;
+  }
+
+  private int pageBytes() {
+    return itemBytes << shift;
+  }
+
+  private int lowestPageWithRoom() {
+    for (int w = roomHint >>> 6; w < hasRoom.length; w++) {
+      long bits = hasRoom[w];
+      if (w == roomHint >>> 6) {
+        bits &= -1L << (roomHint & 63);
+      }
+      if (bits != 0) {
+        roomHint = (w << 6) + Long.numberOfTrailingZeros(bits);
+        return roomHint;
+      }
+    }
+    roomHint = pageLimit;
+    return -1;
+  }
+
+  private int newPage() {
+    int p = 0;
+    while (p < pageLimit && pages[p] != null) {
+      p++;
+    }
+    if (p == pageLimit) {
+      if ((long) (p + 1) << shift > Integer.MAX_VALUE) {
+        throw new OutOfMemoryError("item pool of " + itemBytes + "-byte items is full");
+      }
+      grow(p + 1);
+    }
+    pages[p] = memory.allocate(pageBytes());
+    if (p == pageLimit) {
+      pageLimit++;
+    }
+    liveInPage[p] = 0;
+    freeHead[p] = -1;
+    untouchedFrom[p] = 0;
+    wasEmpty[p] = false;
+    livePages++;
+    setRoom(p, true);
+    return p;
+  }
+
+  private void grow(int pagesNeeded) {
+    if (pagesNeeded <= pages.length) {
+      return;
+    }
+    int n = Math.max(pagesNeeded, pages.length * 2);
+    pages = Arrays.copyOf(pages, n);
+    liveInPage = Arrays.copyOf(liveInPage, n);
+    freeHead = Arrays.copyOf(freeHead, n);
+    untouchedFrom = Arrays.copyOf(untouchedFrom, n);
+    wasEmpty = Arrays.copyOf(wasEmpty, n);
+    hasRoom = Arrays.copyOf(hasRoom, (n + 63) >>> 6);
+  }
+
+  private void setRoom(int p, boolean isRoom) {
+    if (isRoom) {
+      hasRoom[p >>> 6] |= 1L << (p & 63);
+      roomHint = Math.min(roomHint, p);
+    } else {
+      hasRoom[p >>> 6] &= ~(1L << (p & 63));
+    }
+  }
+}

@@ -1,0 +1,190 @@
+package io.github.vertxbeanstalkd.store;
+
+import java.nio.ByteBuffer;
+
+/**
+ * Every live job id to its slot: an open-addressing table (linear probing) of int slots off the
+ * heap, four bytes a bucket. The key is not stored: the slot's record holds the id, read through
+ * {@link Ids}. The table grows and shrinks incrementally, a few buckets moved per call, so no single
+ * call rehashes a million entries. One thread only.
+ */
+public final class SlotIndex {
+  /** Where the index reads a slot's id. */
+  @FunctionalInterface
+  public interface Ids {
+    long idOf(int slot);
+  }
+
+  public static final int NONE = -1;
+  private static final int MIN_BUCKETS = 1024;
+  /** Buckets moved from the old table per change while a resize runs. */
+  private static final int MOVES_PER_CHANGE = 8;
+  private static final int EMPTY = 0;
+  /** A bucket of the old table whose entry moved or was removed; lookups probe past it. */
+  private static final int MOVED = -1;
+
+  private final DirectMemory memory;
+  private final Ids ids;
+  private ByteBuffer table;
+  private int buckets;
+  private ByteBuffer old;
+  private int oldBuckets;
+  private int moved;
+  private int size;
+
+  public SlotIndex(DirectMemory memory, Ids ids) {
+    this.memory = memory;
+    this.ids = ids;
+    this.buckets = MIN_BUCKETS;
+    this.table = memory.allocate(buckets * 4);
+  }
+
+  public int size() {
+    return size;
+  }
+
+  /** Off-heap bytes of the tables now. */
+  public long reservedBytes() {
+    return 4L * buckets + (old == null ? 0 : 4L * oldBuckets);
+  }
+
+  /** The slot of {@code id}, or {@link #NONE}. */
+  public int get(long id) {
+    int mask = buckets - 1;
+    for (int i = home(id, mask); ; i = (i + 1) & mask) {
+      int v = table.getInt(i << 2);
+      if (v == EMPTY) {
+        break;
+      }
+      if (ids.idOf(v - 1) == id) {
+        return v - 1;
+      }
+    }
+    int at = findOld(id);
+    return at < 0 ? NONE : old.getInt(at << 2) - 1;
+  }
+
+  /** Adds an id that is not in the index. */
+  public void put(long id, int slot) {
+    if (old == null && (size + 1) * 4L > buckets * 3L) {
+      startResize(buckets * 2);
+    }
+    insert(table, buckets, id, slot + 1);
+    size++;
+    moveSome();
+  }
+
+  /** Removes the id; false when it was not there. */
+  public boolean remove(long id) {
+    boolean removed = removeFromTable(id) || removeFromOld(id);
+    if (removed) {
+      size--;
+      if (old == null && buckets > MIN_BUCKETS && size * 8L < buckets) {
+        startResize(buckets / 2);
+      }
+      moveSome();
+    }
+    return removed;
+  }
+
+  public void close() {
+    memory.free(table);
+    table = null;
+    if (old != null) {
+      memory.free(old);
+      old = null;
+    }
+  }
+
+  private boolean removeFromTable(long id) {
+    int mask = buckets - 1;
+    int i = home(id, mask);
+    for (int v = table.getInt(i << 2); ; i = (i + 1) & mask, v = table.getInt(i << 2)) {
+      if (v == EMPTY) {
+        return false;
+      }
+      if (ids.idOf(v - 1) == id) {
+        break;
+      }
+    }
+    table.putInt(i << 2, EMPTY);
+    // Backward-shift deletion keeps every probe chain unbroken without tombstones.
+    for (int j = (i + 1) & mask; ; j = (j + 1) & mask) {
+      int v = table.getInt(j << 2);
+      if (v == EMPTY) {
+        return true;
+      }
+      int h = home(ids.idOf(v - 1), mask);
+      boolean isMovable = i <= j ? (h <= i || h > j) : (h <= i && h > j);
+      if (isMovable) {
+        table.putInt(i << 2, v);
+        table.putInt(j << 2, EMPTY);
+        i = j;
+      }
+    }
+  }
+
+  private boolean removeFromOld(long id) {
+    int at = findOld(id);
+    if (at < 0) {
+      return false;
+    }
+    old.putInt(at << 2, MOVED);
+    return true;
+  }
+
+  private int findOld(long id) {
+    if (old == null) {
+      return -1;
+    }
+    int mask = oldBuckets - 1;
+    for (int i = home(id, mask); ; i = (i + 1) & mask) {
+      int v = old.getInt(i << 2);
+      if (v == EMPTY) {
+        return -1;
+      }
+      if (v != MOVED && ids.idOf(v - 1) == id) {
+        return i;
+      }
+    }
+  }
+
+  private void startResize(int newBuckets) {
+    old = table;
+    oldBuckets = buckets;
+    moved = 0;
+    buckets = newBuckets;
+    table = memory.allocate(newBuckets * 4);
+  }
+
+  private void moveSome() {
+    if (old == null) {
+      return;
+    }
+    int end = Math.min(oldBuckets, moved + MOVES_PER_CHANGE);
+    for (; moved < end; moved++) {
+      int v = old.getInt(moved << 2);
+      if (v != EMPTY && v != MOVED) {
+        insert(table, buckets, ids.idOf(v - 1), v);
+        old.putInt(moved << 2, MOVED);
+      }
+    }
+    if (moved == oldBuckets) {
+      memory.free(old);
+      old = null;
+    }
+  }
+
+  private static void insert(ByteBuffer t, int n, long id, int value) {
+    int mask = n - 1;
+    int i = home(id, mask);
+    while (t.getInt(i << 2) != EMPTY) {
+      i = (i + 1) & mask;
+    }
+    t.putInt(i << 2, value);
+  }
+
+  private static int home(long id, int mask) {
+    return (int) ((id * 0x9E3779B97F4A7C15L) >>> 32) & mask;
+  }
+}

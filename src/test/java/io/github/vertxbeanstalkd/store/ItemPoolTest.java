@@ -1,0 +1,101 @@
+package io.github.vertxbeanstalkd.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class ItemPoolTest {
+  private final DirectMemory memory = new DirectMemory();
+
+  @Test
+  void randomAllocationsAndFreesKeepEveryLiveItemsBytes() {
+    for (long seed = 1; seed <= 20; seed++) {
+      Random random = new Random(seed);
+      ItemPool pool = new ItemPool(memory, 16, 4);
+      // The reference model: every live handle and the value written into its item.
+      HashMap<Integer, Long> live = new HashMap<>();
+      ArrayList<Integer> handles = new ArrayList<>();
+      for (int step = 0; step < 5000; step++) {
+        boolean isAllocation = handles.isEmpty() || random.nextInt(100) < (step < 2500 ? 60 : 40);
+        if (isAllocation) {
+          int h = pool.allocate();
+          assertTrue(live.get(h) == null, "seed " + seed + ": handle " + h + " handed out twice");
+          long value = random.nextLong();
+          pool.page(h).putLong(pool.offset(h) + 8, value);
+          pool.page(h).putInt(pool.offset(h) + 4, h);
+          live.put(h, value);
+          handles.add(h);
+        } else {
+          int h = handles.remove(random.nextInt(handles.size()));
+          assertEquals(live.remove(h), pool.page(h).getLong(pool.offset(h) + 8), "seed " + seed);
+          assertEquals(h, pool.page(h).getInt(pool.offset(h) + 4), "seed " + seed);
+          pool.free(h);
+        }
+        assertEquals(live.size(), pool.liveItems());
+        if (random.nextInt(200) == 0) {
+          pool.trim();
+        }
+      }
+      for (int h : handles) {
+        assertEquals(live.get(h), pool.page(h).getLong(pool.offset(h) + 8), "seed " + seed);
+      }
+      pool.close();
+    }
+    assertEquals(0, memory.reservedBytes());
+  }
+
+  @Test
+  void newItemsGoToTheLowestPageWithRoom() {
+    ItemPool pool = new ItemPool(memory, 8, 2);
+    ArrayList<Integer> handles = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      handles.add(pool.allocate());
+    }
+    assertEquals(3, pool.livePages());
+    pool.free(handles.get(9));
+    pool.free(handles.get(1));
+    assertEquals(handles.get(1), pool.allocate(), "page 0's hole comes first");
+    assertEquals(handles.get(9), pool.allocate());
+    assertEquals(3 << 2, pool.allocate(), "then a new page");
+  }
+
+  @Test
+  void pagesThatStayEmptyForTwoTrimsAreGivenBack() {
+    ItemPool pool = new ItemPool(memory, 64, 4);
+    HashSet<Integer> handles = new HashSet<>();
+    for (int i = 0; i < 16 * 10; i++) {
+      handles.add(pool.allocate());
+    }
+    assertEquals(10 * 16 * 64, memory.reservedBytes());
+    for (int h : handles) {
+      if (h >>> 4 != 0) {
+        pool.free(h);
+      }
+    }
+    assertEquals(0, pool.trim(), "the first trim only notes the empty pages");
+    assertEquals(9 * 16 * 64, pool.trim());
+    assertEquals(1, pool.livePages());
+    assertEquals(16 * 64, memory.reservedBytes());
+    int h = pool.allocate();
+    assertEquals(1, h >>> 4, "a released page's index is used again");
+    pool.close();
+    assertEquals(0, memory.reservedBytes());
+  }
+
+  @Test
+  void aPageRefilledBetweenTrimsIsKept() {
+    ItemPool pool = new ItemPool(memory, 8, 1);
+    int a = pool.allocate();
+    pool.free(a);
+    pool.trim();
+    pool.allocate();
+    assertEquals(0, pool.trim());
+    assertEquals(0, pool.trim());
+    assertEquals(1, pool.livePages());
+  }
+}
