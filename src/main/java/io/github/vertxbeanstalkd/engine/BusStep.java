@@ -11,13 +11,13 @@ import java.util.List;
 record BusStep(String tube, List<String> watchTubes, Command command, boolean keepsPriority) {
 
   /** Gives the session the tubes the command acts on, and returns the command to run. */
-  Command prepare(Session s, Tubes tubes) {
+  Command prepare(Session s, Tubes tubes, JobTable table) {
     tubes.use(s, tube == null ? null : tubes.getOrCreate(tube));
     tubes.watchOnly(s, watchTubes == null ? List.of() : watchTubes);
     if (keepsPriority && command instanceof Command.Bury bury) {
-      Job j = s.reservedJob(bury.id());
-      if (j != null) {
-        return new Command.Bury(bury.id(), j.priority);
+      int j = s.reservedJob(table, bury.id());
+      if (j != JobTable.NONE) {
+        return new Command.Bury(bury.id(), table.priority(j));
       }
     }
     return command;

@@ -52,7 +52,13 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
     long now = engine.nowNanos();
     // protocol.txt: a ttr of 0 is silently raised to 1.
     int ttr = cmd.ttrSeconds() == 0 ? 1 : cmd.ttrSeconds();
-    jobs.store(new Job(id, s.used, cmd.body(), now, cmd.priority(), cmd.delaySeconds(), ttr), now);
+    try {
+      jobs.store(id, s.used, cmd.body(), now, cmd.priority(), cmd.delaySeconds(), ttr);
+    } catch (OutOfMemoryError full) {
+      // The job store's off-heap memory is exhausted: refuse this job as beanstalkd does when
+      // malloc fails; every job already stored is untouched.
+      return Reply.Word.OUT_OF_MEMORY;
+    }
     return Reply.Number.inserted(id);
   }
 
@@ -78,18 +84,19 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
     engine.count(cmd.hasTimeout() ? Counter.RESERVE_WITH_TIMEOUT : Counter.RESERVE);
     s.isWorker = true;
     long now = engine.nowNanos();
-    Job best = null;
+    JobTable table = jobs.table;
+    int best = JobTable.NONE;
     for (Tube t : s.watched) {
-      Job j = t.ready.peek();
-      if (j != null && !t.isPaused(now) && (best == null || j.isBefore(best))) {
+      int j = t.ready.peek();
+      if (j != JobTable.NONE && !t.isPaused(now) && (best == JobTable.NONE || table.isBefore(j, best))) {
         best = j;
       }
     }
-    if (best != null) {
+    if (best != JobTable.NONE) {
       return jobs.reserve(s, best, now);
     }
     // BEHAVIOURS.md 6: DEADLINE_SOON only when no job is ready (upstream issue #646).
-    if (s.isInSafetyMargin(now)) {
+    if (s.isInSafetyMargin(table, now)) {
       return Reply.Word.DEADLINE_SOON;
     }
     if (cmd.timeoutSeconds() == 0) {
@@ -97,17 +104,17 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
     }
     long timeout = cmd.hasTimeout() ? now + cmd.timeoutSeconds() * Clock.SECOND_NANOS : Long.MAX_VALUE;
     engine.sessions.park(s, timeout);
-    engine.sessions.scheduleWake(s, s.nextWakeNanos());
+    engine.sessions.scheduleWake(s, s.nextWakeNanos(table));
     return null;
   }
 
   @Override
   public Reply reserveJob(Session s, Command.ReserveJob cmd) {
-    Job j = jobs.get(cmd.id());
-    if (j == null || j.state == JobState.RESERVED) {
+    int j = jobs.get(cmd.id());
+    if (j == JobTable.NONE || jobs.table.state(j) == JobState.RESERVED) {
       return Reply.Word.NOT_FOUND;
     }
-    Reply refused = j.state == JobState.READY ? null : refusedChange(false);
+    Reply refused = jobs.table.state(j) == JobState.READY ? null : refusedChange(false);
     if (refused != null) {
       return refused;
     }
@@ -118,12 +125,12 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
   @Override
   public Reply delete(Session s, Command.Delete cmd) {
     engine.count(Counter.DELETE);
-    Job j = jobs.get(cmd.id());
-    if (j == null || (j.state == JobState.RESERVED && j.reservedBy != s)) {
+    int j = jobs.get(cmd.id());
+    if (j == JobTable.NONE || (jobs.table.state(j) == JobState.RESERVED && jobs.table.reservedBy(j) != s.index)) {
       return Reply.Word.NOT_FOUND;
     }
     return ifLoggable(false, () -> {
-      j.tube.deleteCount++;
+      jobs.tubeOf(j).deleteCount++;
       jobs.remove(j);
       return Reply.Word.DELETED;
     });
@@ -132,8 +139,8 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
   @Override
   public Reply release(Session s, Command.Release cmd) {
     engine.count(Counter.RELEASE);
-    Job j = s.reservedJob(cmd.id());
-    if (j == null) {
+    int j = s.reservedJob(jobs.table, cmd.id());
+    if (j == JobTable.NONE) {
       return Reply.Word.NOT_FOUND;
     }
     return ifLoggable(true, () -> {
@@ -145,8 +152,8 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
   @Override
   public Reply bury(Session s, Command.Bury cmd) {
     engine.count(Counter.BURY);
-    Job j = s.reservedJob(cmd.id());
-    if (j == null) {
+    int j = s.reservedJob(jobs.table, cmd.id());
+    if (j == JobTable.NONE) {
       return Reply.Word.NOT_FOUND;
     }
     return ifLoggable(true, () -> {
@@ -158,8 +165,8 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
   @Override
   public Reply touch(Session s, Command.Touch cmd) {
     engine.count(Counter.TOUCH);
-    Job j = s.reservedJob(cmd.id());
-    if (j == null) {
+    int j = s.reservedJob(jobs.table, cmd.id());
+    if (j == JobTable.NONE) {
       return Reply.Word.NOT_FOUND;
     }
     jobs.touch(j, engine.nowNanos());
@@ -233,8 +240,8 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
     boolean isBuriedKick = progress.isBuriedKick();
     int steps = 0;
     while (kicked < progress.bound() && steps++ < QueueEngine.MAX_STEPS_PER_TURN) {
-      Job j = isBuriedKick ? t.buried.first() : t.delayed.peek();
-      if (j == null) {
+      int j = isBuriedKick ? t.buried.first() : t.delayed.peek();
+      if (j == JobTable.NONE) {
         return Reply.Number.kicked(kicked);
       }
       jobs.kick(j, now);
@@ -251,8 +258,8 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
 
   @Override
   public Reply kickJob(Session s, Command.KickJob cmd) {
-    Job j = jobs.get(cmd.id());
-    if (j == null || (j.state != JobState.BURIED && j.state != JobState.DELAYED)) {
+    int j = jobs.get(cmd.id());
+    if (j == JobTable.NONE || (jobs.table.state(j) != JobState.BURIED && jobs.table.state(j) != JobState.DELAYED)) {
       return Reply.Word.NOT_FOUND;
     }
     return ifLoggable(true, () -> {
@@ -264,8 +271,9 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
   @Override
   public Reply statsJob(Session s, Command.StatsJob cmd) {
     engine.count(Counter.STATS_JOB);
-    Job j = jobs.get(cmd.id());
-    return j == null ? Reply.Word.NOT_FOUND : StatsDocuments.job(j, engine.nowNanos(), engine.binlog.segmentOf(j.id));
+    int j = jobs.get(cmd.id());
+    return j == JobTable.NONE ? Reply.Word.NOT_FOUND
+        : StatsDocuments.job(jobs, j, engine.nowNanos(), engine.binlog.segmentOf(cmd.id()));
   }
 
   @Override
@@ -351,7 +359,7 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
     };
   }
 
-  private static Reply found(Job j) {
-    return j == null ? Reply.Word.NOT_FOUND : Reply.JobBody.found(j.id, j.body, j.tube.name);
+  private Reply found(int j) {
+    return j == JobTable.NONE ? Reply.Word.NOT_FOUND : jobs.reply(j, false);
   }
 }

@@ -30,8 +30,8 @@ final class Compaction {
         return false;
       }
       for (long id : ids) {
-        Job j = jobs.get(id);
-        if (j != null) {
+        int j = jobs.get(id);
+        if (j != JobTable.NONE) {
           jobs.migrate(j, now);
         }
       }

@@ -1,10 +1,18 @@
 package io.github.vertxbeanstalkd.engine;
 
-/** An intrusive FIFO of jobs (a tube's buried jobs, or a session's reserved jobs) with O(1) removal. */
+/**
+ * A FIFO of job slots (a tube's buried jobs, or a session's reserved jobs) linked through the jobs'
+ * own records, with O(1) removal.
+ */
 final class JobList {
-  private Job head;
-  private Job tail;
+  private final JobTable table;
+  private int head = JobTable.NONE;
+  private int tail = JobTable.NONE;
   private int size;
+
+  JobList(JobTable table) {
+    this.table = table;
+  }
 
   int size() {
     return size;
@@ -14,35 +22,43 @@ final class JobList {
     return size == 0;
   }
 
-  Job first() {
+  /** The oldest slot, or {@link JobTable#NONE}. */
+  int first() {
     return head;
   }
 
-  void addLast(Job job) {
-    job.previous = tail;
-    job.next = null;
-    if (tail == null) {
-      head = job;
+  /** The slot after {@code j}, or {@link JobTable#NONE}. */
+  int after(int j) {
+    return table.next(j);
+  }
+
+  void addLast(int j) {
+    table.setPrevious(j, tail);
+    table.setNext(j, JobTable.NONE);
+    if (tail == JobTable.NONE) {
+      head = j;
     } else {
-      tail.next = job;
+      table.setNext(tail, j);
     }
-    tail = job;
+    tail = j;
     size++;
   }
 
-  void remove(Job job) {
-    if (job.previous == null) {
-      head = job.next;
+  void remove(int j) {
+    int previous = table.previous(j);
+    int next = table.next(j);
+    if (previous == JobTable.NONE) {
+      head = next;
     } else {
-      job.previous.next = job.next;
+      table.setNext(previous, next);
     }
-    if (job.next == null) {
-      tail = job.previous;
+    if (next == JobTable.NONE) {
+      tail = previous;
     } else {
-      job.next.previous = job.previous;
+      table.setPrevious(next, previous);
     }
-    job.previous = null;
-    job.next = null;
+    table.setPrevious(j, JobTable.NONE);
+    table.setNext(j, JobTable.NONE);
     size--;
   }
 }

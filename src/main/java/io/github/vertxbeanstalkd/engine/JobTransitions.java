@@ -7,6 +7,7 @@ import io.github.vertxbeanstalkd.persistence.RecoveredLog;
 import io.github.vertxbeanstalkd.persistence.SnapshotState;
 import io.github.vertxbeanstalkd.protocol.JobState;
 import io.github.vertxbeanstalkd.protocol.Reply;
+import io.github.vertxbeanstalkd.store.SlotHeap;
 
 /**
  * Every job and every change of a job's state, one explicit step per method: store, ready,
@@ -20,14 +21,11 @@ final class JobTransitions {
     void readied(Tube tube, long nowNanos);
   }
 
-  private final JobIndex index = new JobIndex();
+  final JobTable table;
   /** Delayed jobs (until ready) and reserved jobs (until their TTR ends), soonest first. */
-  private final IndexedHeap<Job> deadlines = new IndexedHeap<>() {
-    boolean less(Job a, Job b) { return a.isDueBefore(b); }
-    int positionOf(Job j) { return j.deadlineHeapPosition; }
-    void setPosition(Job j, int p) { j.deadlineHeapPosition = p; }
-  };
+  private final SlotHeap deadlines;
   private final Tubes tubes;
+  private final Sessions sessions;
   private final ReadyListener listener;
   private final Binlog binlog;
   private final Clock clock;
@@ -37,15 +35,39 @@ final class JobTransitions {
   /** The sequence of the latest record appended; replies wait until the log has made it durable. */
   long lastSequence;
 
-  JobTransitions(Tubes tubes, ReadyListener listener, Binlog binlog, Clock clock) {
+  JobTransitions(JobTable table, Tubes tubes, Sessions sessions, ReadyListener listener, Binlog binlog, Clock clock) {
+    this.table = table;
     this.tubes = tubes;
+    this.sessions = sessions;
     this.listener = listener;
     this.binlog = binlog;
     this.clock = clock;
+    this.deadlines = new SlotHeap() {
+      protected boolean less(int a, int b) { return table.isDueBefore(a, b); }
+      protected int positionOf(int j) { return table.deadlineHeapPosition(j); }
+      protected void setPosition(int j, int p) { table.setDeadlineHeapPosition(j, p); }
+    };
   }
 
-  Job get(long id) {
-    return index.get(id);
+  /** The slot of the job with that id, or {@link JobTable#NONE}. */
+  int get(long id) {
+    return table.find(id);
+  }
+
+  Tube tubeOf(int j) {
+    return tubes.at(table.tube(j));
+  }
+
+  /** The session a reserved job is reserved by. */
+  Session holderOf(int j) {
+    return sessions.at(table.reservedBy(j));
+  }
+
+  /** The reply that hands out, or shows, the job. */
+  Reply.JobBody reply(int j, boolean isReserved) {
+    byte[] body = table.body(j);
+    String tube = tubeOf(j).name;
+    return isReserved ? Reply.JobBody.reserved(table.id(j), body, tube) : Reply.JobBody.found(table.id(j), body, tube);
   }
 
   /** BEHAVIOURS.md 4: ids go up by one for every put that passes its line checks. */
@@ -53,26 +75,35 @@ final class JobTransitions {
     return nextJobId++;
   }
 
-  /** The job whose deadline (delay end or TTR end) comes first, or null. */
-  Job nextDue() {
+  /** The job whose deadline (delay end or TTR end) comes first, or {@link JobTable#NONE}. */
+  int nextDue() {
     return deadlines.peek();
   }
 
-  void store(Job j, long now) {
-    index.put(j);
-    j.tube.totalJobs++;
+  /** Bytes of the deadline heap's array (the tubes' heaps are counted by the tubes). */
+  long deadlineHeapBytes() {
+    return deadlines.reservedBytes();
+  }
+
+  /**
+   * A new job. Throws {@link OutOfMemoryError}, with nothing stored or logged, when the job store
+   * has no room for it.
+   */
+  void store(long id, Tube tube, byte[] body, long now, int priority, int delaySeconds, int ttrSeconds) {
+    int j = table.add(id, tube.index, body, now, priority, delaySeconds, ttrSeconds);
+    tube.totalJobs++;
     totalJobs++;
-    if (j.delaySeconds != 0) {
+    if (delaySeconds != 0) {
       delay(j, now);
     } else {
       makeReady(j, now);
     }
-    log(snapshot(j, now));
+    log(snapshot(j, now, body));
   }
 
   /** Compaction: writes a live job again, whole, so that older segments can go. */
-  void migrate(Job j, long now) {
-    log(snapshot(j, now));
+  void migrate(int j, long now) {
+    log(snapshot(j, now, table.body(j)));
   }
 
   /** Rebuilds every job the binlog replayed, without logging them again (BEHAVIOURS.md flags: -b). */
@@ -81,135 +112,122 @@ final class JobTransitions {
     for (BinlogRecord.JobSnapshot snap : recovered.jobs()) {
       Tube tube = tubes.getOrCreate(snap.tube());
       long createdNanos = now - Math.max(0, wallNow - snap.createdEpochMillis()) * 1_000_000;
-      Job j = new Job(snap.id(), tube, snap.body(), createdNanos, snap.priority(), snap.delaySeconds(),
+      int j = table.add(snap.id(), tube.index, snap.body(), createdNanos, snap.priority(), snap.delaySeconds(),
           snap.ttrSeconds());
-      j.reserves = snap.counters().reserves();
-      j.timeouts = snap.counters().timeouts();
-      j.releases = snap.counters().releases();
-      j.buries = snap.counters().buries();
-      j.kicks = snap.counters().kicks();
-      JobState state = switch (snap.state()) {
-        case DELAYED -> JobState.DELAYED;
-        case BURIED -> JobState.BURIED;
-        default -> JobState.READY;
-      };
-      // A delayed job keeps its wall-clock deadline; one that passed while we were down is due now.
-      long deadline = now + Math.max(0, snap.readyAtEpochMillis() - wallNow) * 1_000_000;
-      restore(j, state, deadline, now);
+      JobCounters c = snap.counters();
+      table.setCounters(j, c.reserves(), c.timeouts(), c.releases(), c.buries(), c.kicks());
+      tube.totalJobs++;
+      totalJobs++;
+      nextJobId = Math.max(nextJobId, snap.id() + 1);
+      switch (snap.state()) {
+        case DELAYED -> {
+          // A delayed job keeps its wall-clock deadline; one that passed while we were down is due now.
+          table.setState(j, JobState.DELAYED);
+          table.setDeadlineNanos(j, now + Math.max(0, snap.readyAtEpochMillis() - wallNow) * 1_000_000);
+          tube.delayed.add(j);
+          deadlines.add(j);
+        }
+        case BURIED -> {
+          table.setState(j, JobState.BURIED);
+          tube.buried.addLast(j);
+        }
+        default -> makeReady(j, now);
+      }
     }
     nextJobId = Math.max(nextJobId, recovered.nextJobId());
   }
 
-  private void restore(Job j, JobState state, long deadlineNanos, long now) {
-    index.put(j);
-    j.tube.totalJobs++;
-    totalJobs++;
-    nextJobId = Math.max(nextJobId, j.id + 1);
-    if (state == JobState.DELAYED) {
-      j.state = JobState.DELAYED;
-      j.deadlineNanos = deadlineNanos;
-      j.tube.delayed.add(j);
-      deadlines.add(j);
-    } else if (state == JobState.BURIED) {
-      j.state = JobState.BURIED;
-      j.tube.buried.addLast(j);
-    } else {
-      makeReady(j, now);
-    }
-  }
-
   /** A delayed job's time has come, or a reserved job's TTR ran out. */
-  void expire(Job j, long now) {
-    if (j.state == JobState.DELAYED) {
+  void expire(int j, long now) {
+    if (table.state(j) == JobState.DELAYED) {
       unDelay(j);
     } else {
       // BEHAVIOURS.md 6: a TTR expiry counts a timeout and keeps the reserve count.
-      j.timeouts++;
+      table.countTimeout(j);
       jobTimeouts++;
       unreserve(j);
     }
     makeReady(j, now);
   }
 
-  Reply reserve(Session s, Job j, long now) {
-    boolean wasQueued = j.state != JobState.READY;
-    if (j.state == JobState.READY) {
-      unReady(j);
-    } else if (j.state == JobState.DELAYED) {
-      unDelay(j);
-    } else if (j.state == JobState.BURIED) {
-      unBury(j);
-    } else {
-      throw new IllegalStateException("job " + j.id + " is already reserved");
+  Reply reserve(Session s, int j, long now) {
+    JobState state = table.state(j);
+    switch (state) {
+      case READY -> unReady(j);
+      case DELAYED -> unDelay(j);
+      case BURIED -> unBury(j);
+      default -> throw new IllegalStateException("job " + table.id(j) + " is already reserved");
     }
-    j.state = JobState.RESERVED;
-    j.reservedBy = s;
-    j.reserves++;
-    if (wasQueued) {
+    table.setState(j, JobState.RESERVED);
+    table.setReservedBy(j, s.index);
+    table.countReserve(j);
+    if (state != JobState.READY) {
       // reserve-job took a delayed or buried job: after a restart it must come back ready.
-      log(new BinlogRecord.Reserve(j.id, counters(j)));
+      log(new BinlogRecord.Reserve(table.id(j), counters(j)));
     }
-    j.deadlineNanos = now + j.ttrNanos();
+    table.setDeadlineNanos(j, now + table.ttrNanos(j));
     deadlines.add(j);
     s.reserved.addLast(j);
-    j.tube.reservedCount++;
-    return Reply.JobBody.reserved(j.id, j.body, j.tube.name);
+    tubeOf(j).reservedCount++;
+    return reply(j, true);
   }
 
-  void release(Job j, int priority, int delaySeconds, long now) {
-    j.priority = priority;
-    j.delaySeconds = delaySeconds;
-    j.releases++;
+  void release(int j, int priority, int delaySeconds, long now) {
+    table.setPriority(j, priority);
+    table.setDelaySeconds(j, delaySeconds);
+    table.countRelease(j);
     unreserve(j);
     if (delaySeconds != 0) {
       delay(j, now);
     } else {
       makeReady(j, now);
     }
-    log(new BinlogRecord.Release(j.id, priority, delaySeconds, readyAtEpochMillis(j, now), counters(j)));
+    log(new BinlogRecord.Release(table.id(j), priority, delaySeconds, readyAtEpochMillis(j, now), counters(j)));
   }
 
   /** The holder disconnected: back to ready, counting neither a timeout nor a release. */
-  void returnToReady(Job j, long now) {
+  void returnToReady(int j, long now) {
     unreserve(j);
     makeReady(j, now);
   }
 
-  void bury(Job j, int priority) {
-    j.priority = priority;
+  void bury(int j, int priority) {
+    table.setPriority(j, priority);
     unreserve(j);
-    j.state = JobState.BURIED;
-    j.buries++;
-    j.tube.buried.addLast(j);
-    log(new BinlogRecord.Bury(j.id, priority, counters(j)));
+    table.setState(j, JobState.BURIED);
+    table.countBury(j);
+    tubeOf(j).buried.addLast(j);
+    log(new BinlogRecord.Bury(table.id(j), priority, counters(j)));
   }
 
-  void touch(Job j, long now) {
-    j.deadlineNanos = now + j.ttrNanos();
+  void touch(int j, long now) {
+    table.setDeadlineNanos(j, now + table.ttrNanos(j));
     deadlines.update(j);
   }
 
-  void kick(Job j, long now) {
-    if (j.state == JobState.BURIED) {
+  void kick(int j, long now) {
+    if (table.state(j) == JobState.BURIED) {
       unBury(j);
     } else {
       unDelay(j);
     }
-    j.kicks++;
+    table.countKick(j);
     makeReady(j, now);
-    log(new BinlogRecord.Kick(j.id, counters(j)));
+    log(new BinlogRecord.Kick(table.id(j), counters(j)));
   }
 
-  void remove(Job j) {
-    switch (j.state) {
+  void remove(int j) {
+    switch (table.state(j)) {
       case READY -> unReady(j);
       case RESERVED -> unreserve(j);
       case DELAYED -> unDelay(j);
       case BURIED -> unBury(j);
     }
-    index.remove(j.id);
-    tubes.deleteIfUnused(j.tube);
-    log(new BinlogRecord.Delete(j.id));
+    Tube tube = tubeOf(j);
+    long id = table.id(j);
+    table.remove(j);
+    tubes.deleteIfUnused(tube);
+    log(new BinlogRecord.Delete(id));
   }
 
   private void log(BinlogRecord r) {
@@ -219,62 +237,64 @@ final class JobTransitions {
     }
   }
 
-  private BinlogRecord.JobSnapshot snapshot(Job j, long now) {
-    SnapshotState state = switch (j.state) {
+  private BinlogRecord.JobSnapshot snapshot(int j, long now, byte[] body) {
+    SnapshotState state = switch (table.state(j)) {
       case DELAYED -> SnapshotState.DELAYED;
       case BURIED -> SnapshotState.BURIED;
       default -> SnapshotState.READY;
     };
-    long createdEpochMillis = clock.epochMillis() - (now - j.createdNanos) / 1_000_000;
-    return new BinlogRecord.JobSnapshot(j.id, j.tube.name, state, j.priority, j.delaySeconds,
-        readyAtEpochMillis(j, now), j.ttrSeconds, createdEpochMillis, counters(j), j.body);
+    long createdEpochMillis = clock.epochMillis() - (now - table.createdNanos(j)) / 1_000_000;
+    return new BinlogRecord.JobSnapshot(table.id(j), tubeOf(j).name, state, table.priority(j), table.delaySeconds(j),
+        readyAtEpochMillis(j, now), table.ttrSeconds(j), createdEpochMillis, counters(j), body);
   }
 
   /** A delayed job's deadline as wall-clock time, so that it survives a restart; 0 otherwise. */
-  private long readyAtEpochMillis(Job j, long now) {
-    return j.state == JobState.DELAYED ? clock.epochMillis() + (j.deadlineNanos - now) / 1_000_000 : 0;
+  private long readyAtEpochMillis(int j, long now) {
+    return table.state(j) == JobState.DELAYED ? clock.epochMillis() + (table.deadlineNanos(j) - now) / 1_000_000 : 0;
   }
 
-  private static JobCounters counters(Job j) {
-    return new JobCounters(j.reserves, j.timeouts, j.releases, j.buries, j.kicks);
+  private JobCounters counters(int j) {
+    return new JobCounters(table.reserves(j), table.timeouts(j), table.releases(j), table.buries(j), table.kicks(j));
   }
 
-  private void makeReady(Job j, long now) {
-    j.state = JobState.READY;
-    j.tube.ready.add(j);
-    if (j.isUrgent()) {
-      j.tube.urgentReadyCount++;
+  private void makeReady(int j, long now) {
+    table.setState(j, JobState.READY);
+    Tube tube = tubeOf(j);
+    tube.ready.add(j);
+    if (table.isUrgent(j)) {
+      tube.urgentReadyCount++;
     }
-    listener.readied(j.tube, now);
+    listener.readied(tube, now);
   }
 
-  private void unReady(Job j) {
-    j.tube.ready.remove(j);
-    if (j.isUrgent()) {
-      j.tube.urgentReadyCount--;
+  private void unReady(int j) {
+    Tube tube = tubeOf(j);
+    tube.ready.remove(j);
+    if (table.isUrgent(j)) {
+      tube.urgentReadyCount--;
     }
   }
 
-  private void unreserve(Job j) {
+  private void unreserve(int j) {
     deadlines.remove(j);
-    j.reservedBy.reserved.remove(j);
-    j.reservedBy = null;
-    j.tube.reservedCount--;
+    holderOf(j).reserved.remove(j);
+    table.setReservedBy(j, JobTable.NONE);
+    tubeOf(j).reservedCount--;
   }
 
-  private void delay(Job j, long now) {
-    j.state = JobState.DELAYED;
-    j.deadlineNanos = now + j.delayNanos();
-    j.tube.delayed.add(j);
+  private void delay(int j, long now) {
+    table.setState(j, JobState.DELAYED);
+    table.setDeadlineNanos(j, now + table.delayNanos(j));
+    tubeOf(j).delayed.add(j);
     deadlines.add(j);
   }
 
-  private void unDelay(Job j) {
-    j.tube.delayed.remove(j);
+  private void unDelay(int j) {
+    tubeOf(j).delayed.remove(j);
     deadlines.remove(j);
   }
 
-  private void unBury(Job j) {
-    j.tube.buried.remove(j);
+  private void unBury(int j) {
+    tubeOf(j).buried.remove(j);
   }
 }

@@ -30,8 +30,9 @@ public final class QueueEngine {
 
   final ServerInfo info;
   final long maxJobSizeBytes;
-  final Tubes tubes = new Tubes();
-  final Sessions sessions = new Sessions();
+  final JobTable table = new JobTable();
+  final Tubes tubes = new Tubes(table);
+  final Sessions sessions = new Sessions(table);
   final JobTransitions jobs;
   final Binlog binlog;
   final long[] counters = new long[Counter.values().length];
@@ -58,7 +59,7 @@ public final class QueueEngine {
     this.maxJobSizeBytes = maxJobSizeBytes;
     this.startNanos = clock.nanos();
     this.binlog = binlog;
-    this.jobs = new JobTransitions(tubes, this::readied, binlog, clock);
+    this.jobs = new JobTransitions(table, tubes, sessions, this::readied, binlog, clock);
     this.handlers = new CommandHandlers(this, jobs);
     this.replies = new DurableReplies(sink, binlog, this::retireIfDone);
     this.compaction = new Compaction(binlog, jobs);
@@ -107,8 +108,7 @@ public final class QueueEngine {
   public void endSession(Object sessionKey) {
     Session s = sessions.get(sessionKey);
     if (s == null) {
-      s = new Session(sessionKey, true);
-      s.isClosed = true;
+      s = sessions.detached(sessionKey);
     } else {
       s.queued.clear();
       if (s.isWaiting) {
@@ -168,7 +168,7 @@ public final class QueueEngine {
       sessions.unpark(s);
     }
     long now = clock.nanos();
-    for (Job j = s.reserved.first(); j != null; j = s.reserved.first()) {
+    for (int j = s.reserved.first(); j != JobTable.NONE; j = s.reserved.first()) {
       jobs.returnToReady(j, now);
     }
     tubes.leaveAll(s);
@@ -192,9 +192,9 @@ public final class QueueEngine {
   public long tick() {
     long now = clock.nanos();
     int steps = 0;
-    for (Job j = jobs.nextDue(); j != null && j.deadlineNanos <= now && steps < MAX_STEPS_PER_TURN;
+    for (int j = jobs.nextDue(); j != JobTable.NONE && table.deadlineNanos(j) <= now && steps < MAX_STEPS_PER_TURN;
         j = jobs.nextDue(), steps++) {
-      Session holder = j.reservedBy;
+      Session holder = table.reservedBy(j) == JobTable.NONE ? null : jobs.holderOf(j);
       jobs.expire(j, now);
       if (holder != null) {
         retireIfDone(holder);
@@ -205,12 +205,12 @@ public final class QueueEngine {
     }
     for (Session s = sessions.dueWake(now); s != null && steps < MAX_STEPS_PER_TURN;
         s = sessions.dueWake(now), steps++) {
-      if (s.isInSafetyMargin(now)) {
+      if (s.isInSafetyMargin(table, now)) {
         wake(s, Reply.Word.DEADLINE_SOON);
       } else if (s.waitTimeoutNanos <= now) {
         wake(s, Reply.Word.TIMED_OUT);
       } else {
-        sessions.scheduleWake(s, s.nextWakeNanos());
+        sessions.scheduleWake(s, s.nextWakeNanos(table));
       }
     }
     runAndFlush();
@@ -219,8 +219,8 @@ public final class QueueEngine {
 
   /** When {@link #tick()} has something to do next; Long.MAX_VALUE for never. */
   public long nextDeadlineNanos() {
-    Job j = jobs.nextDue();
-    long next = j == null ? Long.MAX_VALUE : j.deadlineNanos;
+    int j = jobs.nextDue();
+    long next = j == JobTable.NONE ? Long.MAX_VALUE : table.deadlineNanos(j);
     next = Math.min(next, tubes.nextPauseEndNanos());
     return Math.min(next, sessions.nextWakeNanos());
   }
@@ -266,6 +266,28 @@ public final class QueueEngine {
     return clock.nanos();
   }
 
+  /**
+   * The job store's memory to the byte: the off-heap pages of job records and bodies, the id index,
+   * and the heaps' arrays, slack included.
+   */
+  public long jobStoreBytes() {
+    long bytes = table.reservedBytes() + jobs.deadlineHeapBytes();
+    for (Tube t : tubes.inOrder()) {
+      bytes += t.ready.reservedBytes() + t.delayed.reservedBytes();
+    }
+    return bytes;
+  }
+
+  /** Gives memory the job store no longer needs back to the system; call about once a second. */
+  public void trimJobStore() {
+    table.trim();
+  }
+
+  /** Frees the job store's off-heap memory; the engine must not be used again. */
+  public void close() {
+    table.close();
+  }
+
   // ---------------------------------------------------------------- used by the command handlers
 
   void count(Counter c) {
@@ -280,17 +302,17 @@ public final class QueueEngine {
   /** Hands ready jobs to blocked reservers: the best job among their tubes goes to the first waiter. */
   void processQueue(long now) {
     while (true) {
-      Job best = null;
+      int best = JobTable.NONE;
       for (Tube t : sessions.tubesWithWaiters()) {
-        Job j = t.ready.peek();
-        if (j != null && !t.isPaused(now) && (best == null || j.isBefore(best))) {
+        int j = t.ready.peek();
+        if (j != JobTable.NONE && !t.isPaused(now) && (best == JobTable.NONE || table.isBefore(j, best))) {
           best = j;
         }
       }
-      if (best == null) {
+      if (best == JobTable.NONE) {
         return;
       }
-      Session s = best.tube.waiting.iterator().next();
+      Session s = jobs.tubeOf(best).waiting.iterator().next();
       sessions.unpark(s);
       reply(s, jobs.reserve(s, best, now));
       runnable.add(s);
@@ -335,7 +357,7 @@ public final class QueueEngine {
         } else if (next instanceof PutAnnouncement put) {
           r = handlers.putLineArrived(s, put);
         } else {
-          r = (next instanceof BusStep step ? step.prepare(s, tubes) : (Command) next).dispatch(handlers, s);
+          r = (next instanceof BusStep step ? step.prepare(s, tubes, table) : (Command) next).dispatch(handlers, s);
         }
       } catch (RuntimeException bug) {
         // STYLE.md: an exception is a bug; log it and still answer, so the client is never stuck.

@@ -28,6 +28,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class QueueEngineVerticle extends VerticleBase {
   private static final Logger log = LoggerFactory.getLogger(QueueEngineVerticle.class);
+  private static final long TRIM_PERIOD_MILLIS = 1000;
 
   private final EngineAddress address;
   private final ServerInfo info;
@@ -38,6 +39,7 @@ public final class QueueEngineVerticle extends VerticleBase {
   private EventBus bus;
   private MessageConsumer<EngineRequest> consumer;
   private long timerId = -1;
+  private long trimTimerId = -1;
   private long timerDeadlineNanos = Long.MAX_VALUE;
   private boolean isResumeScheduled;
   /** Replies produced during the current turn, per transport reply address. */
@@ -70,6 +72,8 @@ public final class QueueEngineVerticle extends VerticleBase {
               msg.reply(null);
             }
           });
+          // Pages the job store emptied go back to the system once they stay empty for a second.
+          trimTimerId = vertx.setPeriodic(TRIM_PERIOD_MILLIS, id -> engine.trimJobStore());
           afterWork();
           return consumer.completion();
         });
@@ -79,12 +83,20 @@ public final class QueueEngineVerticle extends VerticleBase {
   public Future<?> stop() {
     Future<Void> unregistered = consumer == null ? Future.succeededFuture() : consumer.unregister();
     // The final flush and fsync of the log block, so they run off the event loop.
-    return unregistered.compose(v -> vertx.executeBlocking(() -> {
-      if (binlog != null) {
-        binlog.close();
+    return unregistered.compose(v -> {
+      vertx.cancelTimer(trimTimerId);
+      vertx.cancelTimer(timerId);
+      if (engine != null) {
+        // Nothing reaches the engine any more: its off-heap memory goes back at once.
+        engine.close();
       }
-      return null;
-    }));
+      return vertx.executeBlocking(() -> {
+        if (binlog != null) {
+          binlog.close();
+        }
+        return null;
+      });
+    });
   }
 
   /** The binlog's news, on the engine's thread; it may come before the engine exists. */

@@ -23,7 +23,9 @@ public final class Session {
   Tube used;
   /** Watch list, in the reference's order (removal moves the last entry into the hole). */
   final ArrayList<Tube> watched = new ArrayList<>(2);
-  final JobList reserved = new JobList();
+  final JobList reserved;
+  /** This session's number in the job records (who holds a job); NONE for a detached session. */
+  int index = JobTable.NONE;
   boolean isProducer;
   boolean isWorker;
   /** The id taken when a put's line arrived ahead of its body (BEHAVIOURS.md 4), or 0. */
@@ -50,9 +52,10 @@ public final class Session {
   boolean isAwaitingDurable;
   long awaitedSequence;
 
-  Session(Object key, boolean isBusSession) {
+  Session(Object key, boolean isBusSession, JobTable table) {
     this.key = key;
     this.isBusSession = isBusSession;
+    this.reserved = new JobList(table);
   }
 
   /** The transport's immutable name for the connection; it also routes the replies back. */
@@ -67,37 +70,33 @@ public final class Session {
 
   /** An event-bus session that may be forgotten: nothing reserved, queued, waiting or undelivered. */
   boolean isDone() {
-    return isBusSession && isIdle() && reserved.first() == null && outbox.isEmpty() && !isAwaitingDurable;
+    return isBusSession && isIdle() && reserved.isEmpty() && outbox.isEmpty() && !isAwaitingDurable;
   }
 
-  /** This session's reserved job with that id, or null. */
-  Job reservedJob(long id) {
-    for (Job j = reserved.first(); j != null; j = j.next) {
-      if (j.id == id) {
-        return j;
-      }
-    }
-    return null;
+  /** This session's reserved job with that id, or {@link JobTable#NONE}. */
+  int reservedJob(JobTable table, long id) {
+    int j = table.find(id);
+    return j != JobTable.NONE && table.reservedBy(j) == index ? j : JobTable.NONE;
   }
 
   /** protocol.txt: inside the last second of a reserved job's TTR. */
-  boolean isInSafetyMargin(long nowNanos) {
-    long soonest = soonestDeadlineNanos();
+  boolean isInSafetyMargin(JobTable table, long nowNanos) {
+    long soonest = soonestDeadlineNanos(table);
     return soonest != Long.MAX_VALUE && nowNanos >= soonest - SAFETY_MARGIN_NANOS;
   }
 
   /** When a blocked reserve needs attention: its timeout, or when its safety margin begins. */
-  long nextWakeNanos() {
-    long soonest = soonestDeadlineNanos();
+  long nextWakeNanos(JobTable table) {
+    long soonest = soonestDeadlineNanos(table);
     long margin = soonest == Long.MAX_VALUE ? Long.MAX_VALUE : soonest - SAFETY_MARGIN_NANOS;
     return Math.min(waitTimeoutNanos, margin);
   }
 
   /** The earliest TTR deadline among this session's reserved jobs, or Long.MAX_VALUE. */
-  long soonestDeadlineNanos() {
+  long soonestDeadlineNanos(JobTable table) {
     long soonest = Long.MAX_VALUE;
-    for (Job j = reserved.first(); j != null; j = j.next) {
-      soonest = Math.min(soonest, j.deadlineNanos);
+    for (int j = reserved.first(); j != JobTable.NONE; j = reserved.after(j)) {
+      soonest = Math.min(soonest, table.deadlineNanos(j));
     }
     return soonest;
   }

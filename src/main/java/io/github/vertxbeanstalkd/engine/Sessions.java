@@ -1,5 +1,7 @@
 package io.github.vertxbeanstalkd.engine;
 
+import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -10,7 +12,12 @@ import java.util.Set;
  * when each must be woken. Only TCP connections count as connections in stats.
  */
 final class Sessions {
+  private final JobTable table;
   private final HashMap<Object, Session> byId = new HashMap<>();
+  /** Open sessions by {@link Session#index}, the number job records name their holder by. */
+  private Session[] byIndex = new Session[16];
+  private final ArrayDeque<Integer> freeIndexes = new ArrayDeque<>();
+  private int indexLimit;
   private final LinkedHashSet<Tube> tubesWithWaiters = new LinkedHashSet<>();
   private final IndexedHeap<Session> wakes = new IndexedHeap<>() {
     boolean less(Session a, Session b) { return a.wakeNanos < b.wakeNanos; }
@@ -21,13 +28,19 @@ final class Sessions {
   private long totalConnections;
   private int connectionCount;
 
+  Sessions(JobTable table) {
+    this.table = table;
+  }
+
   Session open(Object key, boolean isBusSession) {
-    Session s = new Session(key, isBusSession);
+    Session s = new Session(key, isBusSession, table);
     Session old = byId.put(key, s);
     if (old != null) {
       byId.put(key, old);
       throw new IllegalStateException("connection " + key + " is already open");
     }
+    s.index = takeIndex();
+    byIndex[s.index] = s;
     if (!isBusSession) {
       totalConnections++;
       connectionCount++;
@@ -39,10 +52,37 @@ final class Sessions {
     return byId.get(key);
   }
 
+  /** The open session with that number (a job's holder). */
+  Session at(int index) {
+    return byIndex[index];
+  }
+
+  /** A session that is not open: it only carries an end notice back to its sender. */
+  Session detached(Object key) {
+    Session s = new Session(key, true, table);
+    s.isClosed = true;
+    return s;
+  }
+
   void remove(Session s) {
-    if (byId.remove(s.key) != null && !s.isBusSession) {
+    if (byId.remove(s.key) == null) {
+      return;
+    }
+    if (!s.isBusSession) {
       connectionCount--;
     }
+    byIndex[s.index] = null;
+    freeIndexes.push(s.index);
+  }
+
+  private int takeIndex() {
+    if (!freeIndexes.isEmpty()) {
+      return freeIndexes.pop();
+    }
+    if (indexLimit == byIndex.length) {
+      byIndex = Arrays.copyOf(byIndex, indexLimit * 2);
+    }
+    return indexLimit++;
   }
 
   Collection<Session> all() {

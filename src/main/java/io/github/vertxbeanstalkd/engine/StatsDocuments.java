@@ -11,27 +11,28 @@ import java.util.List;
 final class StatsDocuments {
   private StatsDocuments() {}
 
-  static Reply job(Job j, long now, long file) {
+  static Reply job(JobTransitions jobs, int j, long now, long file) {
+    JobTable t = jobs.table;
+    JobState state = t.state(j);
     long timeLeft = 0;
-    if (j.state == JobState.DELAYED
-        || j.state == JobState.RESERVED) {
-      timeLeft = Math.max(0, j.deadlineNanos - now) / Clock.SECOND_NANOS;
+    if (state == JobState.DELAYED || state == JobState.RESERVED) {
+      timeLeft = Math.max(0, t.deadlineNanos(j) - now) / Clock.SECOND_NANOS;
     }
     return new Yaml()
-        .put("id", j.id)
-        .put("tube", j.tube.name)
-        .put("state", j.state.word())
-        .put("pri", Integer.toUnsignedLong(j.priority))
-        .put("age", (now - j.createdNanos) / Clock.SECOND_NANOS)
-        .put("delay", Integer.toUnsignedLong(j.delaySeconds))
-        .put("ttr", Integer.toUnsignedLong(j.ttrSeconds))
+        .put("id", t.id(j))
+        .put("tube", jobs.tubeOf(j).name)
+        .put("state", state.word())
+        .put("pri", Integer.toUnsignedLong(t.priority(j)))
+        .put("age", (now - t.createdNanos(j)) / Clock.SECOND_NANOS)
+        .put("delay", Integer.toUnsignedLong(t.delaySeconds(j)))
+        .put("ttr", Integer.toUnsignedLong(t.ttrSeconds(j)))
         .put("time-left", timeLeft)
         .put("file", file)
-        .put("reserves", j.reserves)
-        .put("timeouts", j.timeouts)
-        .put("releases", j.releases)
-        .put("buries", j.buries)
-        .put("kicks", j.kicks)
+        .put("reserves", t.reserves(j))
+        .put("timeouts", t.timeouts(j))
+        .put("releases", t.releases(j))
+        .put("buries", t.buries(j))
+        .put("kicks", t.kicks(j))
         .toReply();
   }
 
@@ -115,6 +116,8 @@ final class StatsDocuments {
         .put("hostname", info.hostname())
         .put("os", info.os())
         .put("platform", info.platform())
+        // Not in 1.12: what the job store holds now, bodies and metadata, in bytes.
+        .put("current-job-store-bytes", e.jobStoreBytes())
         .toReply();
   }
 

@@ -1,21 +1,16 @@
 package io.github.vertxbeanstalkd.engine;
 
+import io.github.vertxbeanstalkd.store.SlotHeap;
 import java.util.LinkedHashSet;
 
 /** A named queue: its ready heap, delayed heap, buried FIFO, waiting reservers, pause and counters. */
 final class Tube {
   final String name;
-  final IndexedHeap<Job> ready = new IndexedHeap<>() {
-    boolean less(Job a, Job b) { return a.isBefore(b); }
-    int positionOf(Job j) { return j.tubeHeapPosition; }
-    void setPosition(Job j, int p) { j.tubeHeapPosition = p; }
-  };
-  final IndexedHeap<Job> delayed = new IndexedHeap<>() {
-    boolean less(Job a, Job b) { return a.isDueBefore(b); }
-    int positionOf(Job j) { return j.tubeHeapPosition; }
-    void setPosition(Job j, int p) { j.tubeHeapPosition = p; }
-  };
-  final JobList buried = new JobList();
+  /** This tube's number in the job records; reused once the tube is gone. */
+  final int index;
+  final SlotHeap ready;
+  final SlotHeap delayed;
+  final JobList buried;
   /** Sessions blocked in a reserve that watch this tube, roughly first come first served. */
   final LinkedHashSet<Session> waiting = new LinkedHashSet<>();
 
@@ -32,8 +27,20 @@ final class Tube {
   /** Position in the engine's list of tubes (list-tubes order). */
   int listPosition;
 
-  Tube(String name) {
+  Tube(String name, int index, JobTable table) {
     this.name = name;
+    this.index = index;
+    this.ready = new SlotHeap() {
+      protected boolean less(int a, int b) { return table.isBefore(a, b); }
+      protected int positionOf(int j) { return table.tubeHeapPosition(j); }
+      protected void setPosition(int j, int p) { table.setTubeHeapPosition(j, p); }
+    };
+    this.delayed = new SlotHeap() {
+      protected boolean less(int a, int b) { return table.isDueBefore(a, b); }
+      protected int positionOf(int j) { return table.tubeHeapPosition(j); }
+      protected void setPosition(int j, int p) { table.setTubeHeapPosition(j, p); }
+    };
+    this.buried = new JobList(table);
   }
 
   boolean isPaused(long nowNanos) {

@@ -1,6 +1,8 @@
 package io.github.vertxbeanstalkd.engine;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 
@@ -11,12 +13,23 @@ import java.util.List;
 final class Tubes {
   static final String DEFAULT = "default";
 
+  private final JobTable table;
   private final HashMap<String, Tube> byName = new HashMap<>();
+  /** Tubes by {@link Tube#index}; null where no tube has the number now. */
+  private Tube[] byIndex = new Tube[16];
+  private final ArrayDeque<Integer> freeIndexes = new ArrayDeque<>();
+  private int indexLimit;
   private final ArrayList<Tube> inOrder = new ArrayList<>();
   private final ArrayList<Tube> paused = new ArrayList<>();
 
-  Tubes() {
+  Tubes(JobTable table) {
+    this.table = table;
     getOrCreate(DEFAULT);
+  }
+
+  /** The tube with that number; it exists while jobs refer to it. */
+  Tube at(int index) {
+    return byIndex[index];
   }
 
   Tube get(String name) {
@@ -35,7 +48,8 @@ final class Tubes {
   Tube getOrCreate(String name) {
     Tube t = byName.get(name);
     if (t == null) {
-      t = new Tube(name);
+      t = new Tube(name, takeIndex(), table);
+      byIndex[t.index] = t;
       byName.put(name, t);
       t.listPosition = inOrder.size();
       inOrder.add(t);
@@ -56,6 +70,18 @@ final class Tubes {
       last.listPosition = t.listPosition;
     }
     paused.remove(t);
+    byIndex[t.index] = null;
+    freeIndexes.push(t.index);
+  }
+
+  private int takeIndex() {
+    if (!freeIndexes.isEmpty()) {
+      return freeIndexes.pop();
+    }
+    if (indexLimit == byIndex.length) {
+      byIndex = Arrays.copyOf(byIndex, indexLimit * 2);
+    }
+    return indexLimit++;
   }
 
   /** {@code s} now uses {@code t}, or no tube when null; the tube it leaves may go. */

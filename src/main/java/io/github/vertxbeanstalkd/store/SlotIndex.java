@@ -19,6 +19,7 @@ public final class SlotIndex {
   private static final int MIN_BUCKETS = 1024;
   /** Buckets moved from the old table per change while a resize runs. */
   private static final int MOVES_PER_CHANGE = 8;
+  private static final int TRIM_BUCKETS_PER_CALL = 1 << 20;
   private static final int EMPTY = 0;
   /** A bucket of the old table whose entry moved or was removed; lookups probe past it. */
   private static final int MOVED = -1;
@@ -71,7 +72,7 @@ public final class SlotIndex {
     }
     insert(table, buckets, id, slot + 1);
     size++;
-    moveSome();
+    moveSome(MOVES_PER_CHANGE);
   }
 
   /** Removes the id; false when it was not there. */
@@ -82,9 +83,28 @@ public final class SlotIndex {
       if (old == null && buckets > MIN_BUCKETS && size * 8L < buckets) {
         startResize(buckets / 2);
       }
-      moveSome();
+      moveSome(MOVES_PER_CHANGE);
     }
     return removed;
+  }
+
+  /**
+   * Moves on with shrinking a table that emptied while few changes came (they drive the resize
+   * otherwise), up to about a million buckets a call; about once a second.
+   */
+  public void trim() {
+    int budget = TRIM_BUCKETS_PER_CALL;
+    while (budget > 0) {
+      if (old != null) {
+        int before = moved;
+        moveSome(budget);
+        budget -= moved - before + 1;
+      } else if (buckets > MIN_BUCKETS && size * 8L < buckets) {
+        startResize(buckets / 2);
+      } else {
+        return;
+      }
+    }
   }
 
   public void close() {
@@ -157,11 +177,11 @@ public final class SlotIndex {
     table = memory.allocate(newBuckets * 4);
   }
 
-  private void moveSome() {
+  private void moveSome(int bucketCount) {
     if (old == null) {
       return;
     }
-    int end = Math.min(oldBuckets, moved + MOVES_PER_CHANGE);
+    int end = (int) Math.min(oldBuckets, (long) moved + bucketCount);
     for (; moved < end; moved++) {
       int v = old.getInt(moved << 2);
       if (v != EMPTY && v != MOVED) {

@@ -24,6 +24,7 @@ import static io.github.vertxbeanstalkd.engine.Commands.touch;
 import static io.github.vertxbeanstalkd.engine.Commands.use;
 import static io.github.vertxbeanstalkd.engine.Commands.watch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
@@ -142,8 +143,35 @@ class StatsCountersTest {
         "job-timeouts", "total-jobs", "max-job-size", "current-tubes", "current-connections", "current-producers",
         "current-workers", "current-waiting", "total-connections", "pid", "version", "rusage-utime",
         "rusage-stime", "uptime", "binlog-oldest-index", "binlog-current-index", "binlog-records-migrated",
-        "binlog-records-written", "binlog-max-size", "draining", "id", "hostname", "os", "platform"),
+        "binlog-records-written", "binlog-max-size", "draining", "id", "hostname", "os", "platform",
+        "current-job-store-bytes"),
         List.copyOf(f.stats().keySet()));
+  }
+
+  @Test
+  void jobStoreBytesCountRecordsAndBodiesAndFallOnceTheJobsAreGone() {
+    EngineFixture f = new EngineFixture();
+    long empty = Long.parseLong(f.stats().get("current-job-store-bytes"));
+    Session s = f.open();
+    String body = "x".repeat(100);
+    int jobs = 40_000;
+    for (int i = 0; i < jobs; i++) {
+      f.one(s, Commands.put(body));
+    }
+    long full = Long.parseLong(f.stats().get("current-job-store-bytes"));
+    // A 96-byte record and a 104-byte body slot per job, the id index and the ready heap (4 to 8
+    // bytes each), and at most one part-filled 1.5 MiB record page and 1 MiB body page.
+    long grown = full - empty;
+    assertTrue(grown >= jobs * (96L + 104), "grew by " + grown);
+    assertTrue(grown <= jobs * (96L + 104 + 16) + (3L << 20), "grew by " + grown);
+    for (int id = 1; id <= jobs; id++) {
+      f.one(s, Commands.delete(id));
+    }
+    f.engine.trimJobStore();
+    f.engine.trimJobStore();
+    long drained = Long.parseLong(f.stats().get("current-job-store-bytes"));
+    // The heaps' arrays may stay a few hundred bytes above their first size.
+    assertTrue(drained <= empty + 1024, "after the drain " + drained + " bytes, " + empty + " when new");
   }
 
   @Test

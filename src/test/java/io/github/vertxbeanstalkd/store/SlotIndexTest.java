@@ -51,6 +51,10 @@ class SlotIndexTest {
         }
       }
       assertEquals(model.size(), index.size());
+      if (target == 50) {
+        index.trim();
+        assertEquals(4 * 1024, index.reservedBytes(), "shrunk to the smallest table, 1024 buckets");
+      }
       for (var e : model.entrySet()) {
         assertEquals(e.getValue(), index.get(e.getKey()));
       }
