@@ -110,7 +110,12 @@ final class JobTable {
     return bodies.read(bodyRef(j), bodyLength(j));
   }
 
-  /** Off-heap bytes held for jobs: records, bodies and the index, with their pages' slack. */
+  /** The off-heap memory the job store takes its blocks from, the heaps' arrays included. */
+  DirectMemory memory() {
+    return memory;
+  }
+
+  /** Off-heap bytes held for jobs: records, bodies, the index and the heaps, with their slack. */
   long reservedBytes() {
     return memory.reservedBytes();
   }

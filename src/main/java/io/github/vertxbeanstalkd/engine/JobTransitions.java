@@ -42,7 +42,7 @@ final class JobTransitions {
     this.listener = listener;
     this.binlog = binlog;
     this.clock = clock;
-    this.deadlines = new SlotHeap() {
+    this.deadlines = new SlotHeap(table.memory()) {
       protected boolean less(int a, int b) { return table.isDueBefore(a, b); }
       protected int positionOf(int j) { return table.deadlineHeapPosition(j); }
       protected void setPosition(int j, int p) { table.setDeadlineHeapPosition(j, p); }
@@ -80,9 +80,9 @@ final class JobTransitions {
     return deadlines.peek();
   }
 
-  /** Bytes of the deadline heap's array (the tubes' heaps are counted by the tubes). */
-  long deadlineHeapBytes() {
-    return deadlines.reservedBytes();
+  /** Frees the deadline heap's array. */
+  void close() {
+    deadlines.close();
   }
 
   /**

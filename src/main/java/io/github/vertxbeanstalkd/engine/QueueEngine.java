@@ -267,15 +267,11 @@ public final class QueueEngine {
   }
 
   /**
-   * The job store's memory to the byte: the off-heap pages of job records and bodies, the id index,
+   * The job store's memory to the byte: the off-heap pages of job records and bodies, the id index
    * and the heaps' arrays, slack included.
    */
   public long jobStoreBytes() {
-    long bytes = table.reservedBytes() + jobs.deadlineHeapBytes();
-    for (Tube t : tubes.inOrder()) {
-      bytes += t.ready.reservedBytes() + t.delayed.reservedBytes();
-    }
-    return bytes;
+    return table.reservedBytes();
   }
 
   /** Gives memory the job store no longer needs back to the system; call about once a second. */
@@ -285,6 +281,8 @@ public final class QueueEngine {
 
   /** Frees the job store's off-heap memory; the engine must not be used again. */
   public void close() {
+    jobs.close();
+    tubes.close();
     table.close();
   }
 

@@ -30,17 +30,23 @@ final class Tube {
   Tube(String name, int index, JobTable table) {
     this.name = name;
     this.index = index;
-    this.ready = new SlotHeap() {
+    this.ready = new SlotHeap(table.memory()) {
       protected boolean less(int a, int b) { return table.isBefore(a, b); }
       protected int positionOf(int j) { return table.tubeHeapPosition(j); }
       protected void setPosition(int j, int p) { table.setTubeHeapPosition(j, p); }
     };
-    this.delayed = new SlotHeap() {
+    this.delayed = new SlotHeap(table.memory()) {
       protected boolean less(int a, int b) { return table.isDueBefore(a, b); }
       protected int positionOf(int j) { return table.tubeHeapPosition(j); }
       protected void setPosition(int j, int p) { table.setTubeHeapPosition(j, p); }
     };
     this.buried = new JobList(table);
+  }
+
+  /** Frees the heaps' off-heap arrays once the tube is gone. */
+  void close() {
+    ready.close();
+    delayed.close();
   }
 
   boolean isPaused(long nowNanos) {

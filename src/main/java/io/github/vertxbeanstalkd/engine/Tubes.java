@@ -27,6 +27,11 @@ final class Tubes {
     getOrCreate(DEFAULT);
   }
 
+  /** Frees every tube's heaps; the tubes must not be used again. */
+  void close() {
+    inOrder.forEach(Tube::close);
+  }
+
   /** The tube with that number; it exists while jobs refer to it. */
   Tube at(int index) {
     return byIndex[index];
@@ -72,6 +77,7 @@ final class Tubes {
     paused.remove(t);
     byIndex[t.index] = null;
     freeIndexes.push(t.index);
+    t.close();
   }
 
   private int takeIndex() {

@@ -1,17 +1,26 @@
 package io.github.vertxbeanstalkd.store;
 
-import java.util.Arrays;
+import java.nio.ByteBuffer;
 
 /**
  * A binary min-heap of int slots whose positions are kept by the caller (in the slot's record), so
- * that any slot can be removed or re-keyed in O(log n). One int per slot and one array per heap:
- * the collector sees a single object whatever the heap holds. Subclasses say how slots compare and
- * where a slot's position lives.
+ * that any slot can be removed or re-keyed in O(log n). One int per slot in an off-heap array: the
+ * collector sees one small object whatever the heap holds, and an array outgrown or shrunk is freed
+ * at once instead of lingering as garbage. Subclasses say how slots compare and where a slot's
+ * position lives. {@link #close()} frees the array.
  */
 public abstract class SlotHeap {
   public static final int NONE = -1;
-  private int[] slots = new int[16];
+  private static final int MIN_CAPACITY = 16;
+  private final DirectMemory memory;
+  private ByteBuffer slots;
+  private int capacity = MIN_CAPACITY;
   private int size;
+
+  protected SlotHeap(DirectMemory memory) {
+    this.memory = memory;
+    this.slots = memory.allocate(4 * MIN_CAPACITY);
+  }
 
   protected abstract boolean less(int a, int b);
 
@@ -29,24 +38,32 @@ public abstract class SlotHeap {
 
   /** The least slot, or {@link #NONE}. */
   public final int peek() {
-    return size == 0 ? NONE : slots[0];
+    return size == 0 ? NONE : slots.getInt(0);
   }
 
   /** The slot at a position, 0 to size - 1, in no particular order. */
   public final int get(int position) {
-    return slots[position];
+    return at(position);
   }
 
-  /** Bytes of the array behind the heap. */
+  /** Off-heap bytes of the array behind the heap. */
   public final long reservedBytes() {
-    return 16L + 4L * slots.length;
+    return 4L * capacity;
+  }
+
+  /** Frees the array; the heap must not be used again. */
+  public final void close() {
+    if (slots != null) {
+      memory.free(slots);
+      slots = null;
+    }
   }
 
   public final void add(int slot) {
-    if (size == slots.length) {
-      slots = Arrays.copyOf(slots, size + (size >> 1));
+    if (size == capacity) {
+      resize(capacity + (capacity >> 1));
     }
-    slots[size] = slot;
+    set(size, slot);
     setPosition(slot, size);
     size++;
     siftUp(size - 1);
@@ -54,21 +71,21 @@ public abstract class SlotHeap {
 
   public final void remove(int slot) {
     int position = positionOf(slot);
-    if (position < 0 || position >= size || slots[position] != slot) {
+    if (position < 0 || position >= size || at(position) != slot) {
       // Fail before touching the array: a wrong removal must not corrupt the heap.
       throw new IllegalStateException("slot " + slot + " is not in this heap");
     }
     size--;
-    int last = slots[size];
+    int last = at(size);
     setPosition(slot, NONE);
     if (position != size) {
-      slots[position] = last;
+      set(position, last);
       setPosition(last, position);
       siftDown(position);
       siftUp(positionOf(last));
     }
-    if (slots.length > 64 && size < slots.length >> 2) {
-      slots = Arrays.copyOf(slots, slots.length >> 1);
+    if (capacity > 64 && size < capacity >> 2) {
+      resize(capacity >> 1);
     }
   }
 
@@ -79,40 +96,59 @@ public abstract class SlotHeap {
   }
 
   private void siftUp(int position) {
-    int slot = slots[position];
+    int slot = at(position);
     while (position > 0) {
       int parent = (position - 1) >>> 1;
-      int p = slots[parent];
+      int p = at(parent);
       if (!less(slot, p)) {
         break;
       }
-      slots[position] = p;
+      set(position, p);
       setPosition(p, position);
       position = parent;
     }
-    slots[position] = slot;
+    set(position, slot);
     setPosition(slot, position);
   }
 
   private void siftDown(int position) {
-    int slot = slots[position];
+    int slot = at(position);
     int half = size >>> 1;
     while (position < half) {
       int child = 2 * position + 1;
-      int c = slots[child];
+      int c = at(child);
       int right = child + 1;
-      if (right < size && less(slots[right], c)) {
-        child = right;
-        c = slots[child];
+      if (right < size) {
+        int r = at(right);
+        if (less(r, c)) {
+          child = right;
+          c = r;
+        }
       }
       if (!less(c, slot)) {
         break;
       }
-      slots[position] = c;
+      set(position, c);
       setPosition(c, position);
       position = child;
     }
-    slots[position] = slot;
+    set(position, slot);
     setPosition(slot, position);
+  }
+
+  private int at(int position) {
+    return slots.getInt(position << 2);
+  }
+
+  private void set(int position, int slot) {
+    slots.putInt(position << 2, slot);
+  }
+
+  private void resize(int newCapacity) {
+    ByteBuffer bigger = memory.allocate(4 * newCapacity);
+    bigger.put(0, slots, 0, 4 * size);
+    memory.free(slots);
+    slots = bigger;
+    capacity = newCapacity;
   }
 }

@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 class SlotHeapTest {
   private final long[] keys = new long[1000];
   private final int[] positions = new int[1000];
-  private final SlotHeap heap = new SlotHeap() {
+  private final DirectMemory memory = new DirectMemory();
+  private final SlotHeap heap = new SlotHeap(memory) {
     protected boolean less(int a, int b) {
       return keys[a] < keys[b] || (keys[a] == keys[b] && a < b);
     }
@@ -53,7 +54,10 @@ class SlotHeapTest {
       }
       assertEquals(model.size(), heap.size());
       assertEquals(model.isEmpty() ? SlotHeap.NONE : (int) model.first()[1], heap.peek());
+      assertEquals(heap.reservedBytes(), memory.reservedBytes());
     }
+    heap.close();
+    assertEquals(0, memory.reservedBytes());
   }
 
   @Test
