@@ -25,7 +25,8 @@
 #              BACKLOG [5000000], FILL_JOBS [1000000], DRAIN_JOBS [200000], SIZE [100],
 #              DURATION_MS [3000], WARMUP_MS [1000], STALL_MS [30000], CASE_TIMEOUT_S [300],
 #              PREFILL_TIMEOUT_S [900], BEANSTALKD [beanstalkd],
-#              JVM_OPTIONS [@conf/jvm.options when that file exists: the settings the server ships with]
+#              JVM_OPTIONS [@conf/jvm.options when that file exists: the settings the server ships with],
+#              SUMMARY_ONLY [0; 1: print the summary of the run already in OUT and stop]
 # Output: the summary on stdout and in OUT/summary.txt; each run's Bench output in OUT/raw, the runs'
 #         times in OUT/runs.tsv, the GC logs OUT/gc-ours-*.log and the servers' output OUT/*.server.log.
 # Memory: each server holding BACKLOG=5000000 jobs of 100 B takes about 1.5 GB.
@@ -48,6 +49,111 @@ BEANSTALKD=${BEANSTALKD:-beanstalkd}
 if [ -z "${JVM_OPTIONS+set}" ] && [ -f conf/jvm.options ]; then JVM_OPTIONS=@conf/jvm.options; fi
 JVM_OPTIONS=${JVM_OPTIONS:-}
 
+summarize() {
+  python3 - "$OUT" <<'PYTHON' | tee "$OUT/summary.txt"
+import csv, glob, json, os, re, statistics, sys
+
+out = sys.argv[1]
+info = dict(line.rstrip("\n").split("=", 1) for line in open(os.path.join(out, "run.txt")))
+backlog, fill_jobs, drain_jobs, rounds = (info[k] for k in ("backlog", "fill_jobs", "drain_jobs", "rounds"))
+load_after, elapsed = info["load_after"], info["elapsed_s"]
+runs = list(csv.DictReader(open(os.path.join(out, "runs.tsv")), delimiter="\t"))
+results = {}  # (case, server) -> {round: json}
+errors = []
+for run in runs:
+    lines = [l for l in open(run["file"], errors="replace") if l.startswith("{")]
+    result = json.loads(lines[-1]) if lines else None
+    if run["rc"] != "0" or result is None or result.get("errors"):
+        errors.append("%s on %s round %s: exit %s, %s errors (%s)" % (
+            run["case"], run["server"], run["round"], run["rc"],
+            result.get("errors") if result else "?", run["file"]))
+    if result is not None:
+        results.setdefault((run["case"], run["server"]), {})[int(run["round"])] = result
+
+def values(case, server, key):
+    return {r: v[key] for r, v in results.get((case, server), {}).items() if v.get(key) is not None}
+
+def median(xs):
+    return statistics.median(xs) if xs else None
+
+def compare(case, a, b, key):
+    va, vb = values(case, a, key), values(case, b, key)
+    ratios = [va[r] / vb[r] for r in va if r in vb and vb[r]]
+    spread = "%s-%s" % (fmt(min(ratios), "x"), fmt(max(ratios), "x")) if len(ratios) > 1 else ""
+    return median(list(va.values())), median(list(vb.values())), median(ratios), spread
+
+def fmt(value, unit):
+    if value is None:
+        return "-"
+    if unit == "us":
+        return "%.0f ms" % (value / 1e3) if value >= 10e3 else "%.0f us" % value
+    if unit == "x":
+        return "%.2f" % value if value < 10 else "%.0f" % value
+    return "{:,.0f}".format(value)
+
+def table(title, a_name, b_name, ratio_name, rows):
+    print("%-42s %-7s %12s %12s %10s %11s" % (title, "", a_name, b_name, ratio_name, "range"))
+    for label, case, a, b, metrics in rows:
+        for i, (key, name, unit) in enumerate(metrics):
+            va, vb, ratio, spread = compare(case, a, b, key)
+            print(("%-42s %-7s %12s %12s %10s %11s" % (label if i == 0 else "", name, fmt(va, unit),
+                                                       fmt(vb, unit), fmt(ratio, "x"), spread)).rstrip())
+    print()
+
+latency = [("p99Us", "p99", "us"), ("p999Us", "p99.9", "us"), ("maxUs", "max", "us")]
+throughput = lambda name: [("opsPerSec", name, "n")] + latency
+print()
+print("== bench-store summary: %s rounds; values are medians over rounds, ratios medians of "
+      "per-round ratios (range: their lowest and highest) ==" % rounds)
+table("1. put c=50 p=1, %s queued" % "{:,}".format(int(backlog)), "ours", "beanstalkd", "ours/bs",
+      [("", "put-c50", "ours-deep", "bs-deep", throughput("ops/s"))])
+table("1. ours: with that backlog vs empty", "backlog", "empty", "back/empty",
+      [("", "put-c50", "ours-deep", "ours-empty", throughput("ops/s"))])
+table("2. empty server", "ours", "beanstalkd", "ours/bs",
+      [("put c=50 p=1", "put-c50", "ours-empty", "bs-empty", throughput("ops/s")),
+       ("cycle 10+10 (put to RESERVED)", "cycle", "ours-empty", "bs-empty", throughput("jobs/s"))])
+table("3.-4. memory and drain", "ours", "beanstalkd", "ours/bs",
+      [("fill %s: RSS growth (1 run, fresh)" % "{:,}".format(int(fill_jobs)), "fill",
+        "ours-empty", "bs-empty", [("rssBytesPerJob", "B/job", "n")]),
+       ("drain %s c=4" % "{:,}".format(int(drain_jobs)), "drain", "ours-empty", "bs-empty",
+        [("opsPerSec", "jobs/s", "n")]),
+       ("prefill %s (the backlog, 1 run)" % "{:,}".format(int(backlog)), "prefill", "ours-deep",
+        "bs-deep", [("opsPerSec", "jobs/s", "n"), ("rssBytesPerJob", "B/job", "n")])])
+
+# 5. GC pauses: -Xlog:gc lines "[<uptime>s][<epoch>ms][info][gc] GC(n) Pause ... <d>ms".
+pause_line = re.compile(r"^.*?\[(\d+)ms\].*\bPause\b.*?([\d.]+)ms\s*$")
+print("5. our GC pauses (-Xlog:gc; each pause counted in the run it ended in, summed over its runs)")
+print("%-11s %-26s %5s %7s %10s %11s" % ("server", "case", "runs", "pauses", "total ms", "longest ms"))
+for log in sorted(glob.glob(os.path.join(out, "gc-*.log"))):
+    server = os.path.basename(log)[3:-4]
+    spans = [(int(r["start_ms"]), int(r["end_ms"]), r["case"]) for r in runs if r["server"] == server]
+    first = min((s for s, _, _ in spans), default=0)
+    order = ["(start-up)"] + list(dict.fromkeys(case for _, _, case in spans)) + ["(between runs)"]
+    pauses = {case: [] for case in order}
+    for line in open(log, errors="replace"):
+        m = pause_line.match(line)
+        if m:
+            at = int(m.group(1))
+            case = next((c for s, e, c in spans if s <= at <= e),
+                        "(start-up)" if at < first else "(between runs)")
+            pauses[case].append(float(m.group(2)))
+    for case in order:
+        p = pauses[case]
+        n = sum(1 for _, _, c in spans if c == case)
+        print("%-11s %-26s %5s %7d %10.1f %11.1f" % (server, case, n if n else "-", len(p), sum(p),
+                                                     max(p) if p else 0))
+print()
+print("errors: " + ("none" if not errors else "\n  " + "\n  ".join(errors)))
+print("load average after: %s; run time %d min %02d s; raw output in %s" % (
+    load_after, int(elapsed) // 60, int(elapsed) % 60, out))
+PYTHON
+}
+
+if [ "${SUMMARY_ONLY:-0}" = 1 ]; then
+  summarize
+  exit 0
+fi
+
 command -v "$BEANSTALKD" >/dev/null || {
   echo "no $BEANSTALKD: apt-get update && apt-get install -y beanstalkd" >&2
   exit 2
@@ -56,7 +162,7 @@ command -v "$BEANSTALKD" >/dev/null || {
 
 mkdir -p "$OUT"
 rm -rf "$OUT/raw"
-rm -f "$OUT"/runs.tsv "$OUT"/summary.txt "$OUT"/gc-*.log "$OUT"/*.server.log
+rm -f "$OUT"/runs.tsv "$OUT"/run.txt "$OUT"/summary.txt "$OUT"/gc-*.log "$OUT"/*.server.log
 mkdir -p "$OUT/raw"
 printf 'case\tserver\tround\tstart_ms\tend_ms\trc\tfile\n' >"$OUT/runs.tsv"
 
@@ -175,97 +281,7 @@ LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 cleanup
 PIDS=()
 
-python3 - "$OUT" "$BACKLOG" "$FILL_JOBS" "$DRAIN_JOBS" "$ROUNDS" "$LOAD_AFTER" \
-    "$(($(date +%s) - SCRIPT_START))" <<'PYTHON' | tee "$OUT/summary.txt"
-import csv, glob, json, os, re, statistics, sys
-
-out, backlog, fill_jobs, drain_jobs, rounds, load_after, elapsed = sys.argv[1:]
-runs = list(csv.DictReader(open(os.path.join(out, "runs.tsv")), delimiter="\t"))
-results = {}  # (case, server) -> {round: json}
-errors = []
-for run in runs:
-    lines = [l for l in open(run["file"], errors="replace") if l.startswith("{")]
-    result = json.loads(lines[-1]) if lines else None
-    if run["rc"] != "0" or result is None or result.get("errors"):
-        errors.append("%s on %s round %s: exit %s, %s errors (%s)" % (
-            run["case"], run["server"], run["round"], run["rc"],
-            result.get("errors") if result else "?", run["file"]))
-    if result is not None:
-        results.setdefault((run["case"], run["server"]), {})[int(run["round"])] = result
-
-def values(case, server, key):
-    return {r: v[key] for r, v in results.get((case, server), {}).items() if v.get(key) is not None}
-
-def median(xs):
-    return statistics.median(xs) if xs else None
-
-def compare(case, a, b, key):
-    va, vb = values(case, a, key), values(case, b, key)
-    ratios = [va[r] / vb[r] for r in va if r in vb and vb[r]]
-    return median(list(va.values())), median(list(vb.values())), median(ratios)
-
-def fmt(value, unit):
-    if value is None:
-        return "-"
-    if unit == "us":
-        return "%.0f ms" % (value / 1e3) if value >= 10e3 else "%.0f us" % value
-    if unit == "x":
-        return "%.2f" % value
-    return "{:,.0f}".format(value)
-
-def table(title, a_name, b_name, ratio_name, rows):
-    print("%-40s %-7s %12s %12s %9s" % (title, "", a_name, b_name, ratio_name))
-    for label, case, a, b, metrics in rows:
-        for i, (key, name, unit) in enumerate(metrics):
-            va, vb, ratio = compare(case, a, b, key)
-            print("%-40s %-7s %12s %12s %9s" % (label if i == 0 else "", name, fmt(va, unit),
-                                                fmt(vb, unit), fmt(ratio, "x")))
-    print()
-
-latency = [("p99Us", "p99", "us"), ("p999Us", "p99.9", "us"), ("maxUs", "max", "us")]
-throughput = lambda name: [("opsPerSec", name, "n")] + latency
-print()
-print("== bench-store summary: %s rounds; values are medians over rounds, ratios medians of "
-      "per-round ratios ==" % rounds)
-table("1. put c=50 p=1, %s queued" % "{:,}".format(int(backlog)), "ours", "beanstalkd", "ours/bs",
-      [("", "put-c50", "ours-deep", "bs-deep", throughput("ops/s"))])
-table("1. ours: with that backlog vs empty", "backlog", "empty", "back/empty",
-      [("", "put-c50", "ours-deep", "ours-empty", throughput("ops/s"))])
-table("2. empty server", "ours", "beanstalkd", "ours/bs",
-      [("put c=50 p=1", "put-c50", "ours-empty", "bs-empty", throughput("ops/s")),
-       ("cycle 10+10 (put to RESERVED)", "cycle", "ours-empty", "bs-empty", throughput("jobs/s"))])
-table("3.-4. memory and drain", "ours", "beanstalkd", "ours/bs",
-      [("fill %s: RSS growth (1 run, fresh)" % "{:,}".format(int(fill_jobs)), "fill",
-        "ours-empty", "bs-empty", [("rssBytesPerJob", "B/job", "n")]),
-       ("drain %s c=4" % "{:,}".format(int(drain_jobs)), "drain", "ours-empty", "bs-empty",
-        [("opsPerSec", "jobs/s", "n")]),
-       ("prefill %s (the backlog, 1 run)" % "{:,}".format(int(backlog)), "prefill", "ours-deep",
-        "bs-deep", [("opsPerSec", "jobs/s", "n"), ("rssBytesPerJob", "B/job", "n")])])
-
-# 5. GC pauses: -Xlog:gc lines "[<uptime>s][<epoch>ms][info][gc] GC(n) Pause ... <d>ms".
-pause_line = re.compile(r"^.*?\[(\d+)ms\].*\bPause\b.*?([\d.]+)ms\s*$")
-print("5. our GC pauses (-Xlog:gc; each pause counted in the run it ended in, summed over its runs)")
-print("%-11s %-26s %5s %7s %10s %11s" % ("server", "case", "runs", "pauses", "total ms", "longest ms"))
-for log in sorted(glob.glob(os.path.join(out, "gc-*.log"))):
-    server = os.path.basename(log)[3:-4]
-    spans = [(int(r["start_ms"]), int(r["end_ms"]), r["case"]) for r in runs if r["server"] == server]
-    first = min((s for s, _, _ in spans), default=0)
-    order = ["(start-up)"] + list(dict.fromkeys(case for _, _, case in spans)) + ["(between runs)"]
-    pauses = {case: [] for case in order}
-    for line in open(log, errors="replace"):
-        m = pause_line.match(line)
-        if m:
-            at = int(m.group(1))
-            case = next((c for s, e, c in spans if s <= at <= e),
-                        "(start-up)" if at < first else "(between runs)")
-            pauses[case].append(float(m.group(2)))
-    for case in order:
-        p = pauses[case]
-        n = sum(1 for _, _, c in spans if c == case)
-        print("%-11s %-26s %5s %7d %10.1f %11.1f" % (server, case, n if n else "-", len(p), sum(p),
-                                                     max(p) if p else 0))
-print()
-print("errors: " + ("none" if not errors else "\n  " + "\n  ".join(errors)))
-print("load average after: %s; run time %d min %02d s; raw output in %s" % (
-    load_after, int(elapsed) // 60, int(elapsed) % 60, out))
-PYTHON
+printf 'backlog=%s\nfill_jobs=%s\ndrain_jobs=%s\nrounds=%s\nload_after=%s\nelapsed_s=%s\n' \
+  "$BACKLOG" "$FILL_JOBS" "$DRAIN_JOBS" "$ROUNDS" "$LOAD_AFTER" "$(($(date +%s) - SCRIPT_START))" \
+  >"$OUT/run.txt"
+summarize
