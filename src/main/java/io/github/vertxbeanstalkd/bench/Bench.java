@@ -36,10 +36,18 @@ public final class Bench {
     if (options.mode.equals("matrix")) {
       return new MatrixRun(options, out).run();
     }
+    long errors = 0;
+    if (options.prefillJobs > 0) {
+      CaseResult prefill = run(options.prefillCase(options.prefillJobs), options.target,
+          options.stallMillis);
+      out.println(prefill.humanLine());
+      out.println(prefill.jsonLine());
+      errors += prefill.errors();
+    }
     CaseResult result = run(options.singleCase(), options.target, options.stallMillis);
     out.println(result.humanLine());
     out.println(result.jsonLine());
-    return result.errors();
+    return errors + result.errors();
   }
 
   /** Runs one case against one server. */

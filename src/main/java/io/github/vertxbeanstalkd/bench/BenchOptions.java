@@ -4,6 +4,7 @@ import java.util.Locale;
 
 /** The command line of {@link Bench}, parsed; every option has a default (see {@link #USAGE}). */
 final class BenchOptions {
+  static final long DEFAULT_PREFILL_JOBS = 5_000_000;
   static final String USAGE = """
       Usage: java -cp vertx-beanstalkd.jar io.github.vertxbeanstalkd.bench.Bench [options]
 
@@ -19,12 +20,14 @@ final class BenchOptions {
         --target-pid PID      A's pid, for the fill case (RSS from /proc/PID/status)
         --vs-pid PID          B's pid, for the fill case
       Mode:
-        --mode MODE           matrix | put | cycle | drain | fill            [matrix]
+        --mode MODE           matrix | put | cycle | drain | fill | prefill  [matrix]
                               put:   N connections put S-byte jobs, P in flight each
                               cycle: N producers put, N consumers reserve+delete; latency is
                                      put sent to RESERVED received
                               drain: preload J jobs, then N connections reserve+delete them all
                               fill:  put J jobs; report the server's RSS growth per job (--pid)
+                              prefill: put J jobs into a tube of their own, pipelined, and
+                                     leave them queued (RSS growth per job with --pid)
                               matrix: put c=1 p=1; put c=50 p=1; put c=4 p=16; cycle 10+10;
                                      drain 200000 c=4; fill 1000000 x 100 B
       Transport:
@@ -52,10 +55,13 @@ final class BenchOptions {
         --duration-ms D       measured time of put and cycle cases           [3000]
         --warmup-ms W         unmeasured load before each measured window    [500]
         --count N             put exactly N jobs instead of running for a duration
-        --jobs J              jobs for drain [200000] or fill [1000000]
+        --jobs J              jobs for drain [200000], fill [1000000] or prefill [5000000]
         --backlog B           cycle: producers pause while B jobs wait unreserved, so the
                               latency is the server's, not a queue's     [one per consumer]
-        --pid PID             server pid for fill
+        --pid PID             server pid for fill and prefill
+        --prefill N           first put N jobs into a tube of their own and leave them queued,
+                              so the case (matrix: every case, on both servers) runs over a
+                              deep backlog; they stay after the run, so restart the server
       Matrix:
         --rounds R            rounds (A then B per case in each round)
                               [3 with --vs or a bus/cluster matrix, else 1]
@@ -102,6 +108,7 @@ final class BenchOptions {
   long drainJobs = 200_000;
   long fillJobs = 1_000_000;
   boolean hasDeepQueue;
+  long prefillJobs;
   long queuedJobs = 5_000_000;
   long stallMillis = 5000;
   boolean isHelp;
@@ -148,6 +155,7 @@ final class BenchOptions {
         case "--drain-jobs" -> o.drainJobs = Long.parseLong(value);
         case "--fill-jobs" -> o.fillJobs = Long.parseLong(value);
         case "--queued-jobs" -> o.queuedJobs = Long.parseLong(value);
+        case "--prefill" -> o.prefillJobs = Long.parseLong(value);
         case "--stall-ms" -> o.stallMillis = Long.parseLong(value);
         default -> throw new IllegalArgumentException("unknown option " + name);
       }
@@ -161,6 +169,12 @@ final class BenchOptions {
     }
     if (!o.mode.equals("matrix") && o.versus != null) {
       throw new IllegalArgumentException("--vs runs the matrix; leave out --mode");
+    }
+    if (o.prefillJobs < 0) {
+      throw new IllegalArgumentException("--prefill must be >= 0");
+    }
+    if (isBus && o.prefillJobs > 0) {
+      throw new IllegalArgumentException("--prefill is for TCP servers");
     }
     if (!o.mode.equals("matrix")) {
       o.singleCase();
@@ -189,6 +203,11 @@ final class BenchOptions {
     }
   }
 
+  /** The case that fills {@code jobs} into a tube of their own before the measured cases. */
+  CaseSpec prefillCase(long jobs) {
+    return new CaseSpec(CaseSpec.Mode.PREFILL, 1, 1, bodyBytes, 0, -1, 0, jobs, 0, 0, pid);
+  }
+
   /** The single case that --mode asks for. */
   CaseSpec singleCase() {
     return switch (mode) {
@@ -201,6 +220,7 @@ final class BenchOptions {
           warmupMillis, durationMillis, 0, jobs > 0 ? jobs : drainJobs, 0, maxBacklog, pid);
       case "fill" -> new CaseSpec(CaseSpec.Mode.FILL, connections, pipeline, bodyBytes,
           warmupMillis, durationMillis, 0, jobs > 0 ? jobs : fillJobs, 0, maxBacklog, pid);
+      case "prefill" -> prefillCase(jobs > 0 ? jobs : DEFAULT_PREFILL_JOBS);
       default -> throw new IllegalArgumentException("unknown mode " + mode);
     };
   }

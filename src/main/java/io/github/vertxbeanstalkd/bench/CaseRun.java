@@ -39,6 +39,7 @@ final class CaseRun implements AutoCloseable {
         case CYCLE -> CycleCase.run(run);
         case DRAIN -> DrainCase.run(run);
         case FILL -> FillCase.run(run);
+        case PREFILL -> PrefillCase.run(run);
       };
     } catch (IOException | RuntimeException e) {
       if (run == null) {
@@ -88,9 +89,15 @@ final class CaseRun implements AutoCloseable {
 
   /** Puts {@code jobs} pipelined into {@code tube}, unmeasured; ids go to {@code ids} if given. */
   boolean preload(String tube, long jobs, LongList ids, Meter meter) throws IOException {
-    List<BenchConnection> connections = producers(AUX_CONNECTIONS, AUX_PIPELINE, tube);
+    return preload(tube, jobs, ids, meter, AUX_CONNECTIONS, AUX_PIPELINE);
+  }
+
+  /** Like {@link #preload(String, long, LongList, Meter)} on {@code connections} x {@code pipeline}. */
+  boolean preload(String tube, long jobs, LongList ids, Meter meter, int connectionCount,
+      int pipeline) throws IOException {
+    List<BenchConnection> connections = producers(connectionCount, pipeline, tube);
     boolean isComplete = run(new PutPhase(errors, meter, connections, spec.bodyBytes(),
-        AUX_PIPELINE, 0, -1, jobs, ids));
+        pipeline, 0, -1, jobs, ids));
     close(connections);
     return isComplete;
   }

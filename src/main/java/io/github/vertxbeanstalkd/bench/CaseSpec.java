@@ -7,7 +7,7 @@ package io.github.vertxbeanstalkd.bench;
  * @param pipeline commands in flight per connection
  * @param durationMillis measured time after the warm-up (put, cycle); -1 with {@code count}
  * @param count puts in a counted put case, else 0
- * @param jobs jobs to preload and drain (drain) or to put (fill)
+ * @param jobs jobs to preload and drain (drain) or to put (fill, prefill)
  * @param queuedJobs jobs left queued in another tube while a put case runs, else 0
  * @param maxBacklog cycle: jobs allowed to wait unreserved before producers pause; 0: one per
  *     consumer
@@ -18,7 +18,7 @@ public record CaseSpec(Mode mode, int connections, int pipeline, int bodyBytes,
     long maxBacklog, long pid) {
 
   /** The load shapes the generator knows. */
-  public enum Mode { PUT, CYCLE, DRAIN, FILL }
+  public enum Mode { PUT, CYCLE, DRAIN, FILL, PREFILL }
 
   public CaseSpec {
     if (connections < 1 || pipeline < 1 || bodyBytes < 0) {
@@ -43,6 +43,7 @@ public record CaseSpec(Mode mode, int connections, int pipeline, int bodyBytes,
       case CYCLE -> "cycle " + connections + "+" + connections;
       case DRAIN -> "drain " + jobs + " c=" + connections;
       case FILL -> "fill " + jobs + " x " + bodyBytes + " B";
+      case PREFILL -> "prefill " + jobs + " x " + bodyBytes + " B";
     };
   }
 }

@@ -4,10 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.vertxbeanstalkd.BeanstalkServer;
+import io.github.vertxbeanstalkd.TestClient;
 import io.github.vertxbeanstalkd.config.ServerConfig;
 import io.vertx.core.Vertx;
 import io.vertx.junit5.VertxExtension;
 import io.vertx.junit5.VertxTestContext;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -66,6 +70,37 @@ class BenchSmokeTest {
 
     assertEquals(0, result.errors(), result.humanLine());
     assertEquals(500, result.ops(), result.humanLine());
+  }
+
+  @Test
+  void prefillLeavesItsJobsQueued() {
+    CaseResult result = Bench.run(
+        new CaseSpec(CaseSpec.Mode.PREFILL, 1, 1, 10, 0, -1, 0, 3000, 0, 0, 0), server, STALL_MILLIS);
+
+    assertEquals(0, result.errors(), result.humanLine());
+    assertEquals(3000, result.ops(), result.humanLine());
+    assertEquals("3000", readyJobs());
+  }
+
+  @Test
+  void prefillOptionRunsBeforeTheCaseAndStays() {
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    BenchOptions options = BenchOptions.parse("--target", server.toString(), "--prefill", "2000",
+        "--mode", "put", "-c", "2", "--count", "100");
+
+    long errors = Bench.run(options, new PrintStream(printed, true, StandardCharsets.UTF_8));
+
+    String output = printed.toString(StandardCharsets.UTF_8);
+    assertEquals(0, errors, output);
+    assertTrue(output.indexOf("prefill 2000 x 100 B") >= 0, output);
+    assertTrue(output.indexOf("put c=2 p=1 n=100") > output.indexOf("prefill 2000"), output);
+    assertEquals("2000", readyJobs(), output);
+  }
+
+  private String readyJobs() {
+    try (TestClient client = TestClient.connect(server.port())) {
+      return client.stats("stats").get("current-jobs-ready");
+    }
   }
 
   @Test
