@@ -46,10 +46,17 @@ final class JobTable {
   /** 16,384 records (1.5 MiB) a page. */
   private static final int RECORDS_PER_PAGE_LOG2 = 14;
 
-  private final DirectMemory memory = new DirectMemory();
-  private final ItemPool records = new ItemPool(memory, RECORD_BYTES, RECORDS_PER_PAGE_LOG2);
-  private final BodyStore bodies = new BodyStore(memory);
-  private final SlotIndex index = new SlotIndex(memory, this::id);
+  private final DirectMemory memory;
+  private final ItemPool records;
+  private final BodyStore bodies;
+  private final SlotIndex index;
+
+  JobTable(DirectMemory memory) {
+    this.memory = memory;
+    this.records = new ItemPool(memory, RECORD_BYTES, RECORDS_PER_PAGE_LOG2);
+    this.bodies = new BodyStore(memory);
+    this.index = new SlotIndex(memory, this::id);
+  }
 
   int size() {
     return index.size();

@@ -6,6 +6,7 @@ import io.github.vertxbeanstalkd.persistence.RecoveredLog;
 import io.github.vertxbeanstalkd.protocol.Command;
 import io.github.vertxbeanstalkd.protocol.Counter;
 import io.github.vertxbeanstalkd.protocol.Reply;
+import io.github.vertxbeanstalkd.store.DirectMemory;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,9 +31,9 @@ public final class QueueEngine {
 
   final ServerInfo info;
   final long maxJobSizeBytes;
-  final JobTable table = new JobTable();
-  final Tubes tubes = new Tubes(table);
-  final Sessions sessions = new Sessions(table);
+  final JobTable table;
+  final Tubes tubes;
+  final Sessions sessions;
   final JobTransitions jobs;
   final Binlog binlog;
   final long[] counters = new long[Counter.values().length];
@@ -54,6 +55,15 @@ public final class QueueEngine {
 
   /** An engine that logs every change to {@code binlog} and starts from what it recovered. */
   public QueueEngine(Clock clock, ReplySink sink, ServerInfo info, long maxJobSizeBytes, Binlog binlog) {
+    this(clock, sink, info, maxJobSizeBytes, binlog, new DirectMemory());
+  }
+
+  /** An engine whose job store takes at most what {@code memory} allows. */
+  QueueEngine(Clock clock, ReplySink sink, ServerInfo info, long maxJobSizeBytes, Binlog binlog,
+      DirectMemory memory) {
+    this.table = new JobTable(memory);
+    this.tubes = new Tubes(table);
+    this.sessions = new Sessions(table);
     this.clock = clock;
     this.info = info;
     this.maxJobSizeBytes = maxJobSizeBytes;

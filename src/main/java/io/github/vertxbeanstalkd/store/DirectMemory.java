@@ -1,20 +1,68 @@
 package io.github.vertxbeanstalkd.store;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import io.netty.util.internal.PlatformDependent;
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
  * The job store's off-heap memory: every block it takes and gives back, counted to the byte. Blocks
  * are freed at once (not when the collector finds them), so a drained store gives memory back to
- * the operating system. One thread only.
+ * the operating system. The store keeps under its own limit, so that it refuses at once instead of
+ * reaching the JVM's direct-memory limit, where every allocation first waits for a full collection
+ * (about half a second) and the sockets' buffers would fail too. One thread only.
  */
 public final class DirectMemory {
+  /** The store's default share of the JVM's direct memory; the rest is for the sockets' buffers. */
+  static final double DEFAULT_SHARE = 0.75;
+  private final long limitBytes;
   private long reservedBytes;
   private long blocks;
 
-  /** A zeroed block of {@code bytes}, in native byte order; throws {@link OutOfMemoryError} when none is left. */
+  /** Memory limited to {@link #DEFAULT_SHARE} of the JVM's direct memory. */
+  public DirectMemory() {
+    this((long) (maxDirectMemory() * DEFAULT_SHARE));
+  }
+
+  public DirectMemory(long limitBytes) {
+    this.limitBytes = limitBytes;
+  }
+
+  /**
+   * The JVM's direct-memory limit: -XX:MaxDirectMemorySize, or the heap's maximum when that is
+   * not set (as java.nio reads it).
+   */
+  static long maxDirectMemory() {
+    try {
+      HotSpotDiagnosticMXBean hotspot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+      long set = Long.parseLong(hotspot.getVMOption("MaxDirectMemorySize").getValue());
+      return set > 0 ? set : Runtime.getRuntime().maxMemory();
+    } catch (RuntimeException notHotSpot) {
+      return Runtime.getRuntime().maxMemory();
+    }
+  }
+
+  public long limitBytes() {
+    return limitBytes;
+  }
+
+  /**
+   * A zeroed block of {@code bytes}, in native byte order; throws {@link OutOfMemoryError} when it
+   * would pass the limit or the system has no memory left.
+   */
   public ByteBuffer allocate(int bytes) {
+    if (reservedBytes + bytes > limitBytes) {
+      throw new OutOfMemoryError("job store full: " + reservedBytes + " + " + bytes + " bytes > limit " + limitBytes);
+    }
+    return allocateOverLimit(bytes);
+  }
+
+  /**
+   * A block even past the limit: for the index and heaps, which grow with jobs already admitted
+   * (a few bytes each, inside the share left over), so that moving a job never fails half-way.
+   */
+  public ByteBuffer allocateOverLimit(int bytes) {
     ByteBuffer block = ByteBuffer.allocateDirect(bytes).order(ByteOrder.nativeOrder());
     reservedBytes += bytes;
     blocks++;

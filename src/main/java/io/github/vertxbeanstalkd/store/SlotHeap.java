@@ -19,7 +19,7 @@ public abstract class SlotHeap {
 
   protected SlotHeap(DirectMemory memory) {
     this.memory = memory;
-    this.slots = memory.allocate(4 * MIN_CAPACITY);
+    this.slots = memory.allocateOverLimit(4 * MIN_CAPACITY);
   }
 
   protected abstract boolean less(int a, int b);
@@ -145,7 +145,7 @@ public abstract class SlotHeap {
   }
 
   private void resize(int newCapacity) {
-    ByteBuffer bigger = memory.allocate(4 * newCapacity);
+    ByteBuffer bigger = memory.allocateOverLimit(4 * newCapacity);
     bigger.put(0, slots, 0, 4 * size);
     memory.free(slots);
     slots = bigger;

@@ -37,7 +37,7 @@ public final class SlotIndex {
     this.memory = memory;
     this.ids = ids;
     this.buckets = MIN_BUCKETS;
-    this.table = memory.allocate(buckets * 4);
+    this.table = memory.allocateOverLimit(buckets * 4);
   }
 
   public int size() {
@@ -170,11 +170,12 @@ public final class SlotIndex {
   }
 
   private void startResize(int newBuckets) {
+    ByteBuffer resized = memory.allocateOverLimit(newBuckets * 4);
     old = table;
     oldBuckets = buckets;
     moved = 0;
     buckets = newBuckets;
-    table = memory.allocate(newBuckets * 4);
+    table = resized;
   }
 
   private void moveSome(int bucketCount) {

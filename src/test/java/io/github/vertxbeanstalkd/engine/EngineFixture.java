@@ -2,7 +2,10 @@ package io.github.vertxbeanstalkd.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.github.vertxbeanstalkd.persistence.Binlog;
+import io.github.vertxbeanstalkd.persistence.BinlogConfig;
 import io.github.vertxbeanstalkd.protocol.Command;
+import io.github.vertxbeanstalkd.store.DirectMemory;
 import io.github.vertxbeanstalkd.protocol.Reply;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -27,6 +30,12 @@ final class EngineFixture {
 
   EngineFixture(long maxJobSizeBytes) {
     engine = new QueueEngine(clock, sink, ServerInfo.forTests(), maxJobSizeBytes);
+  }
+
+  /** An engine whose job store has only what {@code memory} allows. */
+  EngineFixture(DirectMemory memory) {
+    engine = new QueueEngine(clock, sink, ServerInfo.forTests(), 65_535,
+        Binlog.inMemory(BinlogConfig.inMemory()), memory);
   }
 
   Session open() {
