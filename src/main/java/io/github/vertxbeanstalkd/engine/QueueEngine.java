@@ -7,7 +7,6 @@ import io.github.vertxbeanstalkd.protocol.Command;
 import io.github.vertxbeanstalkd.protocol.Counter;
 import io.github.vertxbeanstalkd.protocol.Reply;
 import io.github.vertxbeanstalkd.store.DirectMemory;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
@@ -39,12 +38,9 @@ public final class QueueEngine {
   final long[] counters = new long[Counter.values().length];
   final long startNanos;
   private final Clock clock;
-  private final CommandHandlers handlers;
-  private final ArrayDeque<Session> runnable = new ArrayDeque<>();
-  private final ArrayDeque<Session> yielded = new ArrayDeque<>();
+  private final Turns turns;
   private final DurableReplies replies;
   private final Compaction compaction;
-  private boolean isYieldRequested;
   private boolean hasCompactionBacklog;
   private boolean isDraining;
 
@@ -70,7 +66,7 @@ public final class QueueEngine {
     this.startNanos = clock.nanos();
     this.binlog = binlog;
     this.jobs = new JobTransitions(table, tubes, sessions, this::readied, binlog, clock);
-    this.handlers = new CommandHandlers(this, jobs);
+    this.turns = new Turns(new CommandHandlers(this, jobs), tubes, table, this::reply);
     this.replies = new DurableReplies(sink, binlog, this::retireIfDone);
     this.compaction = new Compaction(binlog, jobs);
     RecoveredLog recovered = binlog.takeRecovered();
@@ -104,9 +100,7 @@ public final class QueueEngine {
       s.nodeId = nodeId;
     }
     s.queued.add(step);
-    if (!s.isWaiting && !yielded.contains(s)) {
-      runnable.add(s);
-    }
+    turns.schedule(s);
     runAndFlush();
   }
 
@@ -149,9 +143,7 @@ public final class QueueEngine {
       return;
     }
     s.queued.addAll(commands);
-    if (!s.isWaiting && !yielded.contains(s)) {
-      runnable.add(s);
-    }
+    turns.schedule(s);
     runAndFlush();
   }
 
@@ -161,9 +153,7 @@ public final class QueueEngine {
       return;
     }
     s.queued.add(new PutAnnouncement(isTooBig));
-    if (!s.isWaiting && !yielded.contains(s)) {
-      runnable.add(s);
-    }
+    turns.schedule(s);
     runAndFlush();
   }
 
@@ -237,13 +227,12 @@ public final class QueueEngine {
 
   /** True when a long command or compaction yielded and {@link #resumeYielded()} should run later. */
   public boolean hasYieldedWork() {
-    return !yielded.isEmpty() || hasCompactionBacklog;
+    return turns.hasYielded() || hasCompactionBacklog;
   }
 
   /** Continues commands that yielded the event loop. */
   public void resumeYielded() {
-    runnable.addAll(yielded);
-    yielded.clear();
+    turns.resumeYielded();
     runAndFlush();
   }
 
@@ -304,7 +293,7 @@ public final class QueueEngine {
 
   /** The running command stops here and continues on a later event-loop turn. */
   void requestYield() {
-    isYieldRequested = true;
+    turns.requestYield();
   }
 
   /** Hands ready jobs to blocked reservers: the best job among their tubes goes to the first waiter. */
@@ -323,7 +312,7 @@ public final class QueueEngine {
       Session s = jobs.tubeOf(best).waiting.iterator().next();
       sessions.unpark(s);
       reply(s, jobs.reserve(s, best, now));
-      runnable.add(s);
+      turns.wake(s);
     }
   }
 
@@ -337,9 +326,7 @@ public final class QueueEngine {
   }
 
   private void runAndFlush() {
-    for (Session s = runnable.poll(); s != null; s = runnable.poll()) {
-      run(s);
-    }
+    turns.runAll();
     hasCompactionBacklog = compaction.migrateSome(clock.nanos());
     replies.flush(jobs.lastSequence);
   }
@@ -352,41 +339,6 @@ public final class QueueEngine {
     }
   }
 
-  private void run(Session s) {
-    while (!s.isWaiting && !s.isClosed) {
-      Object next = s.queued.poll();
-      if (next == null) {
-        break;
-      }
-      Reply r;
-      try {
-        if (next instanceof KickProgress kick) {
-          r = handlers.kick(s, kick);
-        } else if (next instanceof PutAnnouncement put) {
-          r = handlers.putLineArrived(s, put);
-        } else {
-          r = (next instanceof BusStep step ? step.prepare(s, tubes, table) : (Command) next).dispatch(handlers, s);
-        }
-      } catch (RuntimeException bug) {
-        // STYLE.md: an exception is a bug; log it and still answer, so the client is never stuck.
-        log.error("command {} failed", next.getClass().getSimpleName(), bug);
-        r = Reply.Word.INTERNAL_ERROR;
-      }
-      if (r != null) {
-        reply(s, r);
-      }
-      if (isYieldRequested) {
-        isYieldRequested = false;
-        yielded.add(s);
-        return;
-      }
-    }
-    if (s.isBusSession && !s.isWaiting && !s.isClosed) {
-      // An event-bus session holds on to tubes only while a command of its runs or waits.
-      tubes.leaveAll(s);
-    }
-  }
-
   private void reply(Session s, Reply r) {
     replies.add(s, r);
   }
@@ -394,6 +346,6 @@ public final class QueueEngine {
   private void wake(Session s, Reply r) {
     sessions.unpark(s);
     reply(s, r);
-    runnable.add(s);
+    turns.wake(s);
   }
 }

@@ -1,0 +1,99 @@
+package io.github.vertxbeanstalkd.engine;
+
+import io.github.vertxbeanstalkd.protocol.Command;
+import io.github.vertxbeanstalkd.protocol.Reply;
+import java.util.ArrayDeque;
+import java.util.function.BiConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Whose commands run now and whose wait for a later event-loop turn: each runnable session's
+ * queued commands run in order until it blocks in a reserve, runs dry, or a long command yields.
+ */
+final class Turns {
+  private static final Logger log = LoggerFactory.getLogger(Turns.class);
+
+  private final ArrayDeque<Session> runnable = new ArrayDeque<>();
+  private final ArrayDeque<Session> yielded = new ArrayDeque<>();
+  private final CommandHandlers handlers;
+  private final Tubes tubes;
+  private final JobTable table;
+  private final BiConsumer<Session, Reply> replies;
+  private boolean isYieldRequested;
+
+  Turns(CommandHandlers handlers, Tubes tubes, JobTable table, BiConsumer<Session, Reply> replies) {
+    this.handlers = handlers;
+    this.tubes = tubes;
+    this.table = table;
+    this.replies = replies;
+  }
+
+  /** {@code s} got new commands: it runs this turn unless it waits in a reserve or yielded. */
+  void schedule(Session s) {
+    if (!s.isWaiting && !yielded.contains(s)) {
+      runnable.add(s);
+    }
+  }
+
+  /** {@code s} was answered out of a wait: what it queued behind the reserve runs now. */
+  void wake(Session s) {
+    runnable.add(s);
+  }
+
+  /** The running command stops here and continues on a later turn. */
+  void requestYield() {
+    isYieldRequested = true;
+  }
+
+  boolean hasYielded() {
+    return !yielded.isEmpty();
+  }
+
+  void resumeYielded() {
+    runnable.addAll(yielded);
+    yielded.clear();
+  }
+
+  /** Runs every runnable session. */
+  void runAll() {
+    for (Session s = runnable.poll(); s != null; s = runnable.poll()) {
+      run(s);
+    }
+  }
+
+  private void run(Session s) {
+    while (!s.isWaiting && !s.isClosed) {
+      Object next = s.queued.poll();
+      if (next == null) {
+        break;
+      }
+      Reply r;
+      try {
+        if (next instanceof KickProgress kick) {
+          r = handlers.kick(s, kick);
+        } else if (next instanceof PutAnnouncement put) {
+          r = handlers.putLineArrived(s, put);
+        } else {
+          r = (next instanceof BusStep step ? step.prepare(s, tubes, table) : (Command) next).dispatch(handlers, s);
+        }
+      } catch (RuntimeException bug) {
+        // STYLE.md: an exception is a bug; log it and still answer, so the client is never stuck.
+        log.error("command {} failed", next.getClass().getSimpleName(), bug);
+        r = Reply.Word.INTERNAL_ERROR;
+      }
+      if (r != null) {
+        replies.accept(s, r);
+      }
+      if (isYieldRequested) {
+        isYieldRequested = false;
+        yielded.add(s);
+        return;
+      }
+    }
+    if (s.isBusSession && !s.isWaiting && !s.isClosed) {
+      // An event-bus session holds on to tubes only while a command of its runs or waits.
+      tubes.leaveAll(s);
+    }
+  }
+}
