@@ -10,6 +10,7 @@ import java.nio.file.StandardOpenOption;
 /** {@link LogFiles} on the real file system, through {@link FileChannel}. */
 final class DiskLogFiles implements LogFiles {
   static final DiskLogFiles INSTANCE = new DiskLogFiles();
+  private static final int ZERO_CHUNK_BYTES = 256 * 1024;
 
   private DiskLogFiles() {}
 
@@ -30,8 +31,19 @@ final class DiskLogFiles implements LogFiles {
 
       @Override
       public void force() throws IOException {
-        // The file only grows by appends; fdatasync also makes the new length durable.
+        // fdatasync: also makes a new length durable, not a new modification time.
         channel.force(false);
+      }
+
+      @Override
+      public void writeZeros(long from, long to) throws IOException {
+        // Real zeros, not a sparse hole: writing into a hole allocates blocks, and an fdatasync
+        // must then write that metadata too. Positional writes leave the append position alone.
+        ByteBuffer zeros = ByteBuffer.allocate((int) Math.min(ZERO_CHUNK_BYTES, to - from));
+        for (long at = from; at < to; ) {
+          zeros.clear().limit((int) Math.min(zeros.capacity(), to - at));
+          at += channel.write(zeros, at);
+        }
       }
 
       @Override

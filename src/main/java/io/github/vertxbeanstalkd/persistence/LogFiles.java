@@ -21,6 +21,13 @@ interface LogFiles {
 
     /** Cuts the file to {@code bytes} and appends from there on. */
     void truncate(long bytes) throws IOException;
+
+    /**
+     * Writes zeros from {@code from} to {@code to} without moving where appends go: the file takes
+     * that space now, and appends there overwrite instead of growing it. Throws having written some
+     * prefix of them.
+     */
+    void writeZeros(long from, long to) throws IOException;
   }
 
   /** Creates a new, empty file; fails if it exists. */
