@@ -6,13 +6,31 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** {@link LogFiles} on the real file system, through {@link FileChannel}. */
 final class DiskLogFiles implements LogFiles {
   static final DiskLogFiles INSTANCE = new DiskLogFiles();
+  private static final Logger log = LoggerFactory.getLogger(DiskLogFiles.class);
   private static final int ZERO_CHUNK_BYTES = 256 * 1024;
+  private final AtomicBoolean isBufferedFallbackLogged = new AtomicBoolean();
 
   private DiskLogFiles() {}
+
+  @Override
+  public LogFile createWriteThrough(Path file) throws IOException {
+    LogFile direct = DirectLogFile.create(file);
+    if (direct != null) {
+      return direct;
+    }
+    if (isBufferedFallbackLogged.compareAndSet(false, true)) {
+      log.info("binlog: {} cannot do direct I/O; writing through the page cache and fdatasync",
+          file.getParent());
+    }
+    return create(file);
+  }
 
   @Override
   public LogFile create(Path file) throws IOException {

@@ -33,6 +33,13 @@ interface LogFiles {
   /** Creates a new, empty file; fails if it exists. */
   LogFile create(Path file) throws IOException;
 
+  /**
+   * Creates a new, empty file whose writes are durable when they return, so that {@link
+   * LogFile#force()} has little or nothing left to do, where the file system allows it; elsewhere
+   * a file like {@link #create}'s. Fails if it exists.
+   */
+  LogFile createWriteThrough(Path file) throws IOException;
+
   /** Deletes the file if it exists. */
   void delete(Path file) throws IOException;
 

@@ -238,7 +238,9 @@ final class LogWriter implements Runnable {
     while (current == null) {
       LogFiles.LogFile f = null;
       try {
-        f = files.create(file);
+        // Under always every batch is fsynced at once anyway: a file whose writes are durable
+        // when they return saves the page cache's write-back on the way (DirectLogFile).
+        f = zeroFillEnd > 0 ? files.createWriteThrough(file) : files.create(file);
         f.write(new ByteBuffer[] {SegmentFile.header(index)});
         current = f;
       } catch (IOException e) {

@@ -32,7 +32,15 @@ final class FakeDisk implements LogFiles {
 
   @Override
   public LogFile create(Path file) throws IOException {
-    LogFile real = DiskLogFiles.INSTANCE.create(file);
+    return faulty(file, DiskLogFiles.INSTANCE.create(file));
+  }
+
+  @Override
+  public LogFile createWriteThrough(Path file) throws IOException {
+    return faulty(file, DiskLogFiles.INSTANCE.createWriteThrough(file));
+  }
+
+  private LogFile faulty(Path file, LogFile real) {
     boolean isSegment = SegmentFile.indexOf(file) > 0;
     return new LogFile() {
       /** Where appends go, and the file's size (more once zeros are written ahead). */
