@@ -48,7 +48,12 @@ final class DirectLogFile implements LogFiles.LogFile {
    * cannot do direct I/O (tmpfs before Linux 6.6, some network and FUSE file systems).
    */
   static DirectLogFile create(Path file) throws IOException {
-    long alignment = Files.getFileStore(file.getParent()).getBlockSize();
+    long alignment;
+    try {
+      alignment = Files.getFileStore(file.getParent()).getBlockSize();
+    } catch (UnsupportedOperationException e) {
+      return null;
+    }
     if (alignment <= 0 || alignment > MAX_ALIGNMENT || MAX_ALIGNMENT % alignment != 0) {
       return null;
     }
