@@ -70,8 +70,8 @@ public final class Binlog {
       return;
     }
     SpaceReserve reserve = new SpaceReserve(files, config.dir(), reserveBytes);
-    writer = new LogWriter(files, config.dir(), config.fsync(), reserve, reserveBytes + segmentSizeBytes,
-        retryMillis, new EngineThreadReports(this, engineThread));
+    writer = new LogWriter(files, config.dir(), config.fsync(), segmentSizeBytes, reserve,
+        reserveBytes + segmentSizeBytes, retryMillis, new EngineThreadReports(this, engineThread));
     writerThread = new Thread(writer, "binlog-writer");
     writerThread.setDaemon(true);
   }

@@ -6,12 +6,31 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** {@link LogFiles} on the real file system, through {@link FileChannel}. */
 final class DiskLogFiles implements LogFiles {
   static final DiskLogFiles INSTANCE = new DiskLogFiles();
+  private static final Logger log = LoggerFactory.getLogger(DiskLogFiles.class);
+  private static final int ZERO_CHUNK_BYTES = 256 * 1024;
+  private final AtomicBoolean isBufferedFallbackLogged = new AtomicBoolean();
 
   private DiskLogFiles() {}
+
+  @Override
+  public LogFile createWriteThrough(Path file) throws IOException {
+    LogFile direct = DirectLogFile.create(file);
+    if (direct != null) {
+      return direct;
+    }
+    if (isBufferedFallbackLogged.compareAndSet(false, true)) {
+      log.info("binlog: {} cannot do direct I/O; writing through the page cache and fdatasync",
+          file.getParent());
+    }
+    return create(file);
+  }
 
   @Override
   public LogFile create(Path file) throws IOException {
@@ -30,8 +49,19 @@ final class DiskLogFiles implements LogFiles {
 
       @Override
       public void force() throws IOException {
-        // The file only grows by appends; fdatasync also makes the new length durable.
+        // fdatasync: also makes a new length durable, not a new modification time.
         channel.force(false);
+      }
+
+      @Override
+      public void writeZeros(long from, long to) throws IOException {
+        // Real zeros, not a sparse hole: writing into a hole allocates blocks, and an fdatasync
+        // must then write that metadata too. Positional writes leave the append position alone.
+        ByteBuffer zeros = ByteBuffer.allocate((int) Math.min(ZERO_CHUNK_BYTES, to - from));
+        for (long at = from; at < to; ) {
+          zeros.clear().limit((int) Math.min(zeros.capacity(), to - at));
+          at += channel.write(zeros, at);
+        }
       }
 
       @Override

@@ -21,10 +21,24 @@ interface LogFiles {
 
     /** Cuts the file to {@code bytes} and appends from there on. */
     void truncate(long bytes) throws IOException;
+
+    /**
+     * Writes zeros from {@code from} to {@code to} without moving where appends go: the file takes
+     * that space now, and appends there overwrite instead of growing it. Throws having written some
+     * prefix of them.
+     */
+    void writeZeros(long from, long to) throws IOException;
   }
 
   /** Creates a new, empty file; fails if it exists. */
   LogFile create(Path file) throws IOException;
+
+  /**
+   * Creates a new, empty file whose writes are durable when they return, so that {@link
+   * LogFile#force()} has little or nothing left to do, where the file system allows it; elsewhere
+   * a file like {@link #create}'s. Fails if it exists.
+   */
+  LogFile createWriteThrough(Path file) throws IOException;
 
   /** Deletes the file if it exists. */
   void delete(Path file) throws IOException;

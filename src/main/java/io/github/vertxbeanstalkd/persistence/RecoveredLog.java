@@ -16,12 +16,20 @@ import org.slf4j.LoggerFactory;
  */
 public final class RecoveredLog {
   private static final Logger log = LoggerFactory.getLogger(RecoveredLog.class);
-  /** A last record cut short by a crash: it is dropped, the file is cut at {@code offset}. */
+  /**
+   * Where the newest segment ends: after it, a last record cut short by a crash ({@code bytesDropped}
+   * up to the last byte that is not zero), or only the zeros of a segment made full size up front
+   * that the server had no chance to cut ({@code bytesDropped} 0). The file is cut at {@code offset}.
+   */
   public record TornTail(Path file, long offset, long bytesDropped) {
-    /** Cuts the file (deletes it if not even its header is whole), with the one warning. */
+    /** Cuts the file (deletes it if not even its header is whole), with one warning if a record was torn. */
     void cut() throws IOException {
-      log.warn("binlog: {}: dropping a torn record at offset {} ({} bytes): the server stopped while "
-          + "writing it", file, offset, bytesDropped);
+      if (bytesDropped > 0) {
+        log.warn("binlog: {}: dropping a torn record at offset {} ({} bytes): the server stopped while "
+            + "writing it", file, offset, bytesDropped);
+      } else {
+        log.info("binlog: {}: cutting the unused zeros after offset {}", file, offset);
+      }
       if (offset < SegmentFile.HEADER_BYTES) {
         Files.delete(file);
         return;

@@ -21,9 +21,11 @@ import org.slf4j.LoggerFactory;
  * Reads a binlog directory back into the jobs it describes. Read-only: cutting a torn tail off is
  * left to {@link Binlog#open}, which holds the directory lock.
  *
- * <p>A bad record is a torn tail only at the very end of the newest segment, with no good record
- * after it, and only if it runs past the end of the file or the file ends in a zero-filled sector
- * (what an interrupted append leaves). Anything else is damage: start-up refuses, naming file and
+ * <p>The newest segment may have been made full size up front: from its first zero record header
+ * on, nothing but zeros, the log ends there. A bad record is a torn tail only at the very end of
+ * the newest segment, with no good record after it, and only if it runs past the end of the file
+ * or the file ends in a zero-filled sector (what an interrupted append leaves). Anything else is
+ * damage: start-up refuses, naming file and
  * offset, unless {@code recover} is set, in which case the bad stretch is skipped up to the next
  * good record and counted. A damaged record is never returned as job data: every record is checked
  * against its CRC32C before it is decoded.
@@ -92,7 +94,7 @@ public final class Replay {
             + "; this server reads format version " + SegmentFile.FORMAT_VERSION);
       }
       if (isTornTail(data, 0, end < SegmentFile.HEADER_BYTES, isLast)) {
-        tornTail = new RecoveredLog.TornTail(file, 0, end);
+        tornTail = new RecoveredLog.TornTail(file, 0, writtenBytesFrom(data, 0));
         return;
       }
       p = skipDamage(file, data, 0, headerProblem);
@@ -104,7 +106,8 @@ public final class Replay {
         recordsRead++;
         p += f.frameBytes();
       } else if (isTornTail(data, p, f.isIncomplete(), isLast)) {
-        tornTail = new RecoveredLog.TornTail(file, p, end - p);
+        // Zeros alone are the unused, preallocated rest of the segment: 0 bytes dropped.
+        tornTail = new RecoveredLog.TornTail(file, p, writtenBytesFrom(data, p));
         end = p;
       } else {
         p = skipDamage(file, data, p, f.problem());
@@ -147,8 +150,24 @@ public final class Replay {
     return true;
   }
 
+  /** Bytes from {@code offset} up to the last one that is not zero: what a crash may have torn. */
+  private static long writtenBytesFrom(byte[] data, int offset) {
+    return Math.max(0, lastNonZero(data) + 1 - offset);
+  }
+
+  private static int lastNonZero(byte[] data) {
+    int i = data.length - 1;
+    while (i >= 0 && data[i] == 0) {
+      i--;
+    }
+    return i;
+  }
+
   private static int nextFrame(byte[] data, int from) {
-    for (int q = from; q < data.length - RecordCodec.FRAME_HEADER_BYTES; q++) {
+    // A frame's length field is not zero, so none starts after the last byte that is not: the
+    // scan skips a preallocated tail of zeros.
+    int last = Math.min(data.length - RecordCodec.FRAME_HEADER_BYTES - 1, lastNonZero(data));
+    for (int q = from; q <= last; q++) {
       if (RecordCodec.isFrameAt(data, q, data.length)) {
         return q;
       }

@@ -25,10 +25,17 @@ class DiskFullTest {
     return LogHarness.open(new BinlogConfig(dir, ALWAYS, SEGMENT_BYTES, false), disk);
   }
 
+  /** A disk where the zeros written ahead take no room, so that it fills at a record write. */
+  private static FakeDisk zeroFillFree() {
+    FakeDisk disk = new FakeDisk();
+    disk.isZeroFillFree = true;
+    return disk;
+  }
+
   @Test
   void aFullDiskRefusesPutsKeepsDeletesGoingAndPutsResumeOnceThereIsRoom() throws IOException {
     List<JobSnapshot> jobs = new ArrayList<>();
-    try (LogHarness log = open(new FakeDisk())) {
+    try (LogHarness log = open(zeroFillFree())) {
       for (int id = 1; id <= 10; id++) {
         jobs.add(job(id, "job " + id));
         log.appendDurably(jobs.get(id - 1));
@@ -58,7 +65,7 @@ class DiskFullTest {
 
   @Test
   void withTheReserveUsedUpNothingIsAcknowledgedUntilThereIsRoom() throws IOException {
-    try (LogHarness log = open(new FakeDisk())) {
+    try (LogHarness log = open(zeroFillFree())) {
       log.appendDurably(job(1, "one"));
       log.appendDurably(job(2, "two"));
       log.disk.freeBytes.set(0);
@@ -73,6 +80,38 @@ class DiskFullTest {
       log.awaitDurable(s);
     }
     assertTrue(Replay.read(dir, false).jobs().isEmpty());
+  }
+
+  @Test
+  void aFillingDiskTakesRecordsIntoTheZerosWrittenAheadThenRefusesPutsOnceTheyAreUsed() throws IOException {
+    List<JobSnapshot> jobs = new ArrayList<>();
+    try (LogHarness log = open(new FakeDisk())) {
+      jobs.add(job(1, "one"));
+      log.appendDurably(jobs.get(0));
+      assertEquals(SEGMENT_BYTES, Files.size(SegmentFile.path(dir, 1)), "the segment was zero-filled ahead");
+      log.disk.freeBytes.set(0);
+      // The space is already taken: records keep landing in the zeros until the segment is full.
+      int id = 2;
+      for (boolean isInFirstSegment = true; isInFirstSegment; id++) {
+        jobs.add(job(id, ("job " + id + " ").repeat(100)));
+        log.appendDurably(jobs.get(id - 1));
+        isInFirstSegment = log.binlog.stats().currentIndex() == 1;
+        if (isInFirstSegment) {
+          assertEquals(Binlog.Health.WRITING, log.binlog.health());
+        }
+      }
+      // The next segment has no room: it goes to the reserve, and puts are refused.
+      log.engine.runUntil(() -> log.binlog.health() == Binlog.Health.DISK_FULL, LogHarness.TIMEOUT_MILLIS);
+      log.appendDurably(new Delete(1));
+      log.disk.freeBytes.set(10L * 1024 * 1024);
+      log.engine.runUntil(() -> log.binlog.health() == Binlog.Health.WRITING, LogHarness.TIMEOUT_MILLIS);
+      JobSnapshot after = job(id, "after");
+      log.appendDurably(after);
+      jobs.add(after);
+    }
+    RecoveredLog r = Replay.read(dir, false);
+    assertNull(r.tornTail(), "each segment was cut to its records");
+    assertEquals(jobs.subList(1, jobs.size()), r.jobs());
   }
 
   @Test
