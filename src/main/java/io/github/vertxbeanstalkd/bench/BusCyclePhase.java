@@ -1,7 +1,6 @@
 package io.github.vertxbeanstalkd.bench;
 
 import io.vertx.core.AsyncResult;
-import java.util.concurrent.TimeUnit;
 
 /**
  * put + reserve + delete over the bus, shaped as the TCP {@link CyclePhase}: producers keep
@@ -16,8 +15,8 @@ final class BusCyclePhase extends BusPhase {
   private final int putSlots;
   private final int workers;
   private final long maxBacklog;
-  private final long warmupNanos;
-  private final long durationNanos;
+  private final long warmupMillis;
+  private final long durationMillis;
   private final Meter meter;
   private long stopAtNanos;
   private boolean isStopped;
@@ -37,14 +36,13 @@ final class BusCyclePhase extends BusPhase {
     this.putSlots = producers * pipeline;
     this.workers = workers;
     this.maxBacklog = maxBacklog > 0 ? maxBacklog : workers;
-    this.warmupNanos = TimeUnit.MILLISECONDS.toNanos(warmupMillis);
-    this.durationNanos = TimeUnit.MILLISECONDS.toNanos(durationMillis);
+    this.warmupMillis = warmupMillis;
+    this.durationMillis = durationMillis;
   }
 
   @Override
   void start(long nowNanos) {
-    stopAtNanos = nowNanos + warmupNanos + durationNanos;
-    meter.open(nowNanos + warmupNanos, stopAtNanos);
+    stopAtNanos = meter.openAfterWarmup(nowNanos, warmupMillis, durationMillis);
     for (int w = 0; w < workers; w++) {
       reserve(w);
     }

@@ -1,7 +1,6 @@
 package io.github.vertxbeanstalkd.bench;
 
 import io.vertx.core.AsyncResult;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Closed-loop puts over the bus: {@code senders x pipeline} puts outstanding, the next sent as
@@ -12,8 +11,8 @@ final class BusPutPhase extends BusPhase {
   private final BusCalls calls;
   private final String body;
   private final int outstanding;
-  private final long warmupNanos;
-  private final long durationNanos;
+  private final long warmupMillis;
+  private final long durationMillis;
   private final long count;
   private final LongList insertedIds;
   private final Meter meter;
@@ -32,20 +31,15 @@ final class BusPutPhase extends BusPhase {
     this.calls = calls;
     this.body = BusBodies.plain(bodyBytes);
     this.outstanding = senders * pipeline;
-    this.warmupNanos = durationMillis < 0 ? 0 : TimeUnit.MILLISECONDS.toNanos(warmupMillis);
-    this.durationNanos = durationMillis < 0 ? -1 : TimeUnit.MILLISECONDS.toNanos(durationMillis);
+    this.warmupMillis = warmupMillis;
+    this.durationMillis = durationMillis;
     this.count = durationMillis < 0 ? count : Long.MAX_VALUE;
     this.insertedIds = insertedIds;
   }
 
   @Override
   void start(long nowNanos) {
-    if (durationNanos >= 0) {
-      stopAtNanos = nowNanos + warmupNanos + durationNanos;
-      meter.open(nowNanos + warmupNanos, stopAtNanos);
-    } else {
-      meter.open(nowNanos, Long.MAX_VALUE);
-    }
+    stopAtNanos = meter.openAfterWarmup(nowNanos, warmupMillis, durationMillis);
     for (int i = 0; i < outstanding; i++) {
       send(nowNanos);
     }

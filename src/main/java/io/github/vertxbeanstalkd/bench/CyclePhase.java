@@ -1,7 +1,6 @@
 package io.github.vertxbeanstalkd.bench;
 
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Producers put jobs stamped with their send time while consumers reserve and delete them. The
@@ -20,8 +19,8 @@ final class CyclePhase extends Phase {
   private final int timestampOffset;
   private final int pipeline;
   private final long maxBacklog;
-  private final long warmupNanos;
-  private final long durationNanos;
+  private final long warmupMillis;
+  private final long durationMillis;
   private final Meter meter;
   private final BenchConnection[] parked;
   private int parkedCount;
@@ -44,15 +43,14 @@ final class CyclePhase extends Phase {
     this.timestampOffset = Commands.bodyOffset(bodyBytes);
     this.pipeline = pipeline;
     this.maxBacklog = maxBacklog > 0 ? maxBacklog : consumers.size();
-    this.warmupNanos = TimeUnit.MILLISECONDS.toNanos(warmupMillis);
-    this.durationNanos = TimeUnit.MILLISECONDS.toNanos(durationMillis);
+    this.warmupMillis = warmupMillis;
+    this.durationMillis = durationMillis;
     this.parked = new BenchConnection[producers.size()];
   }
 
   @Override
   void start(long nowNanos) {
-    stopAtNanos = nowNanos + warmupNanos + durationNanos;
-    meter.open(nowNanos + warmupNanos, stopAtNanos);
+    stopAtNanos = meter.openAfterWarmup(nowNanos, warmupMillis, durationMillis);
     for (BenchConnection consumer : consumers) {
       consumer.send(Commands.RESERVE, Commands.TAG_RESERVE, nowNanos);
     }

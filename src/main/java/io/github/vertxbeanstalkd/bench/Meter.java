@@ -1,5 +1,7 @@
 package io.github.vertxbeanstalkd.bench;
 
+import java.util.concurrent.TimeUnit;
+
 /**
  * Operations and latencies inside a measuring window. A timed case opens a window that starts
  * after the warm-up and ends at the stop time; a counted case opens an endless one and its
@@ -11,6 +13,21 @@ final class Meter {
   private long fromNanos;
   private long untilNanos = Long.MAX_VALUE;
   private long lastNanos;
+
+  /**
+   * Opens the window {@code warmupMillis} from now for {@code durationMillis}, or an endless one
+   * from now when {@code durationMillis} is negative (a counted case); returns when the load stops.
+   */
+  long openAfterWarmup(long nowNanos, long warmupMillis, long durationMillis) {
+    if (durationMillis < 0) {
+      open(nowNanos, Long.MAX_VALUE);
+      return Long.MAX_VALUE;
+    }
+    long from = nowNanos + TimeUnit.MILLISECONDS.toNanos(warmupMillis);
+    long until = from + TimeUnit.MILLISECONDS.toNanos(durationMillis);
+    open(from, until);
+    return until;
+  }
 
   void open(long fromNanos, long untilNanos) {
     this.fromNanos = fromNanos;

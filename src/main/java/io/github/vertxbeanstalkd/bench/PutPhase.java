@@ -1,7 +1,6 @@
 package io.github.vertxbeanstalkd.bench;
 
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Closed-loop puts: every connection keeps {@code pipeline} puts in flight and sends the next one
@@ -11,8 +10,8 @@ final class PutPhase extends Phase {
   private final List<BenchConnection> connections;
   private final byte[] putCommand;
   private final int pipeline;
-  private final long warmupNanos;
-  private final long durationNanos;
+  private final long warmupMillis;
+  private final long durationMillis;
   private final long count;
   private final LongList insertedIds;
   private final Meter meter;
@@ -31,20 +30,15 @@ final class PutPhase extends Phase {
     this.connections = connections;
     this.putCommand = Commands.put(bodyBytes);
     this.pipeline = pipeline;
-    this.warmupNanos = durationMillis < 0 ? 0 : TimeUnit.MILLISECONDS.toNanos(warmupMillis);
-    this.durationNanos = durationMillis < 0 ? -1 : TimeUnit.MILLISECONDS.toNanos(durationMillis);
+    this.warmupMillis = warmupMillis;
+    this.durationMillis = durationMillis;
     this.count = durationMillis < 0 ? count : Long.MAX_VALUE;
     this.insertedIds = insertedIds;
   }
 
   @Override
   void start(long nowNanos) {
-    if (durationNanos >= 0) {
-      stopAtNanos = nowNanos + warmupNanos + durationNanos;
-      meter.open(nowNanos + warmupNanos, stopAtNanos);
-    } else {
-      meter.open(nowNanos, Long.MAX_VALUE);
-    }
+    stopAtNanos = meter.openAfterWarmup(nowNanos, warmupMillis, durationMillis);
     for (int i = 0; i < pipeline; i++) {
       for (BenchConnection connection : connections) {
         sendPut(connection, nowNanos);

@@ -1,7 +1,5 @@
 package io.github.vertxbeanstalkd.engine;
 
-import java.util.ArrayDeque;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -15,9 +13,7 @@ final class Sessions {
   private final JobTable table;
   private final HashMap<Object, Session> byId = new HashMap<>();
   /** Open sessions by {@link Session#index}, the number job records name their holder by. */
-  private Session[] byIndex = new Session[16];
-  private final ArrayDeque<Integer> freeIndexes = new ArrayDeque<>();
-  private int indexLimit;
+  private final Roster<Session> byIndex = new Roster<>();
   private final LinkedHashSet<Tube> tubesWithWaiters = new LinkedHashSet<>();
   private final IndexedHeap<Session> wakes = new IndexedHeap<>() {
     boolean less(Session a, Session b) { return a.wakeNanos < b.wakeNanos; }
@@ -39,8 +35,8 @@ final class Sessions {
       byId.put(key, old);
       throw new IllegalStateException("connection " + key + " is already open");
     }
-    s.index = takeIndex();
-    byIndex[s.index] = s;
+    s.index = byIndex.take();
+    byIndex.set(s.index, s);
     if (!isBusSession) {
       totalConnections++;
       connectionCount++;
@@ -54,7 +50,7 @@ final class Sessions {
 
   /** The open session with that number (a job's holder). */
   Session at(int index) {
-    return byIndex[index];
+    return byIndex.at(index);
   }
 
   /** A session that is not open: it only carries an end notice back to its sender. */
@@ -71,19 +67,9 @@ final class Sessions {
     if (!s.isBusSession) {
       connectionCount--;
     }
-    byIndex[s.index] = null;
-    freeIndexes.push(s.index);
+    byIndex.give(s.index);
   }
 
-  private int takeIndex() {
-    if (!freeIndexes.isEmpty()) {
-      return freeIndexes.pop();
-    }
-    if (indexLimit == byIndex.length) {
-      byIndex = Arrays.copyOf(byIndex, indexLimit * 2);
-    }
-    return indexLimit++;
-  }
 
   Collection<Session> all() {
     return byId.values();

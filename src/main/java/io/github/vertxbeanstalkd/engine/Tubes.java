@@ -1,8 +1,6 @@
 package io.github.vertxbeanstalkd.engine;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 
@@ -15,10 +13,8 @@ final class Tubes {
 
   private final JobTable table;
   private final HashMap<String, Tube> byName = new HashMap<>();
-  /** Tubes by {@link Tube#index}; null where no tube has the number now. */
-  private Tube[] byIndex = new Tube[16];
-  private final ArrayDeque<Integer> freeIndexes = new ArrayDeque<>();
-  private int indexLimit;
+  /** Tubes by {@link Tube#index}. */
+  private final Roster<Tube> byIndex = new Roster<>();
   private final ArrayList<Tube> inOrder = new ArrayList<>();
   private final ArrayList<Tube> paused = new ArrayList<>();
 
@@ -34,7 +30,7 @@ final class Tubes {
 
   /** The tube with that number; it exists while jobs refer to it. */
   Tube at(int index) {
-    return byIndex[index];
+    return byIndex.at(index);
   }
 
   Tube get(String name) {
@@ -53,8 +49,8 @@ final class Tubes {
   Tube getOrCreate(String name) {
     Tube t = byName.get(name);
     if (t == null) {
-      t = new Tube(name, takeIndex(), table);
-      byIndex[t.index] = t;
+      t = new Tube(name, byIndex.take(), table);
+      byIndex.set(t.index, t);
       byName.put(name, t);
       t.listPosition = inOrder.size();
       inOrder.add(t);
@@ -75,19 +71,8 @@ final class Tubes {
       last.listPosition = t.listPosition;
     }
     paused.remove(t);
-    byIndex[t.index] = null;
-    freeIndexes.push(t.index);
+    byIndex.give(t.index);
     t.close();
-  }
-
-  private int takeIndex() {
-    if (!freeIndexes.isEmpty()) {
-      return freeIndexes.pop();
-    }
-    if (indexLimit == byIndex.length) {
-      byIndex = Arrays.copyOf(byIndex, indexLimit * 2);
-    }
-    return indexLimit++;
   }
 
   /** {@code s} now uses {@code t}, or no tube when null; the tube it leaves may go. */

@@ -14,7 +14,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -29,25 +28,7 @@ class DamageTest {
 
   /** Writes {@code count} jobs of about 300 bytes: about 13 to a segment. */
   private List<JobSnapshot> writeJobs(int count) throws IOException {
-    List<JobSnapshot> jobs = new ArrayList<>();
-    try (LogHarness log = LogHarness.open(dir, ALWAYS, SEGMENT_BYTES)) {
-      long last = 0;
-      for (int id = 1; id <= count; id++) {
-        JobSnapshot j = job(id, ("job " + id + " ").repeat(30));
-        jobs.add(j);
-        last = log.append(j);
-      }
-      log.awaitDurable(last);
-    }
-    return jobs;
-  }
-
-  private static byte[] frame(BinlogRecord r) {
-    return RecordCodec.encode(r).array();
-  }
-
-  private static void appendBytes(Path file, byte[] bytes) throws IOException {
-    Files.write(file, bytes, StandardOpenOption.APPEND);
+    return LogHarness.writeJobs(dir, SEGMENT_BYTES, count);
   }
 
   @Test
@@ -55,7 +36,7 @@ class DamageTest {
     List<JobSnapshot> jobs = writeJobs(3);
     Path last = SegmentFile.path(dir, 1);
     long goodSize = Files.size(last);
-    appendBytes(last, Arrays.copyOf(frame(job(4, "x".repeat(500))), 100));
+    LogHarness.appendBytes(last, Arrays.copyOf(LogHarness.frame(job(4, "x".repeat(500))), 100));
     try (LogCapture logs = new LogCapture(); LogHarness log = LogHarness.open(dir, ALWAYS, SEGMENT_BYTES)) {
       RecoveredLog r = log.binlog.takeRecovered();
       assertEquals(jobs, r.jobs());
@@ -72,9 +53,9 @@ class DamageTest {
   void aLastRecordEndingInAZeroedSectorIsATornTail() throws IOException {
     List<JobSnapshot> jobs = writeJobs(2);
     Path last = SegmentFile.path(dir, 1);
-    byte[] torn = frame(job(3, "y".repeat(1500)));
+    byte[] torn = LogHarness.frame(job(3, "y".repeat(1500)));
     Arrays.fill(torn, 200, torn.length, (byte) 0);
-    appendBytes(last, torn);
+    LogHarness.appendBytes(last, torn);
     RecoveredLog r = Replay.read(dir, false);
     assertEquals(jobs, r.jobs());
     assertNotNull(r.tornTail());

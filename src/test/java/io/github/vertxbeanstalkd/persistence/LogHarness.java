@@ -3,7 +3,11 @@ package io.github.vertxbeanstalkd.persistence;
 import io.github.vertxbeanstalkd.persistence.BinlogRecord.JobSnapshot;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 
 /** One binlog opened on a directory, with the test thread as its engine thread. */
 final class LogHarness implements AutoCloseable {
@@ -53,6 +57,30 @@ final class LogHarness implements AutoCloseable {
   @Override
   public void close() throws IOException {
     binlog.close();
+  }
+
+  /** Writes {@code count} jobs of about 300 bytes under fsync always, and closes the log. */
+  static List<JobSnapshot> writeJobs(Path dir, long segmentSizeBytes, int count) throws IOException {
+    List<JobSnapshot> jobs = new ArrayList<>();
+    try (LogHarness log = open(dir, new FsyncPolicy.Always(), segmentSizeBytes)) {
+      long last = 0;
+      for (int id = 1; id <= count; id++) {
+        JobSnapshot j = job(id, ("job " + id + " ").repeat(30));
+        jobs.add(j);
+        last = log.append(j);
+      }
+      log.awaitDurable(last);
+    }
+    return jobs;
+  }
+
+  /** The record's bytes as the log frames them. */
+  static byte[] frame(BinlogRecord r) {
+    return RecordCodec.encode(r).array();
+  }
+
+  static void appendBytes(Path file, byte[] bytes) throws IOException {
+    Files.write(file, bytes, StandardOpenOption.APPEND);
   }
 
   static JobSnapshot job(long id, String body) {

@@ -11,7 +11,6 @@ import io.github.vertxbeanstalkd.persistence.BinlogRecord.JobSnapshot;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -28,27 +27,9 @@ class ZeroFilledTailTest {
   @TempDir Path dir;
   @TempDir Path crashed;
 
-  private static byte[] frame(BinlogRecord r) {
-    return RecordCodec.encode(r).array();
-  }
-
   /** Writes {@code count} jobs of about 300 bytes: about 50 to a segment. */
   private List<JobSnapshot> writeJobs(int count) throws IOException {
-    List<JobSnapshot> jobs = new ArrayList<>();
-    try (LogHarness log = LogHarness.open(dir, ALWAYS, SEGMENT_BYTES)) {
-      long last = 0;
-      for (int id = 1; id <= count; id++) {
-        JobSnapshot j = job(id, ("job " + id + " ").repeat(30));
-        jobs.add(j);
-        last = log.append(j);
-      }
-      log.awaitDurable(last);
-    }
-    return jobs;
-  }
-
-  private static void appendBytes(Path file, byte[] bytes) throws IOException {
-    Files.write(file, bytes, StandardOpenOption.APPEND);
+    return LogHarness.writeJobs(dir, SEGMENT_BYTES, count);
   }
 
   /** What kill -9 leaves: the files as they are while the writer runs, copied before it stops. */
@@ -90,8 +71,8 @@ class ZeroFilledTailTest {
     List<JobSnapshot> jobs = writeJobs(3);
     Path last = SegmentFile.path(dir, 1);
     long goodSize = Files.size(last);
-    appendBytes(last, Arrays.copyOf(frame(job(4, "x".repeat(500))), 100));
-    appendBytes(last, new byte[SEGMENT_BYTES]);
+    LogHarness.appendBytes(last, Arrays.copyOf(LogHarness.frame(job(4, "x".repeat(500))), 100));
+    LogHarness.appendBytes(last, new byte[SEGMENT_BYTES]);
     try (LogCapture logs = new LogCapture(); LogHarness log = LogHarness.open(dir, ALWAYS, SEGMENT_BYTES)) {
       RecoveredLog r = log.binlog.takeRecovered();
       assertEquals(jobs, r.jobs());
@@ -124,7 +105,7 @@ class ZeroFilledTailTest {
     int firstJob = starts.get(2);
     data[firstJob + RecordCodec.FRAME_HEADER_BYTES + 20] ^= 1;
     Files.write(last, data);
-    appendBytes(last, new byte[SEGMENT_BYTES]);
+    LogHarness.appendBytes(last, new byte[SEGMENT_BYTES]);
     BinlogDamageException e = assertThrows(BinlogDamageException.class, () -> Replay.read(dir, false));
     assertEquals(firstJob, e.offset());
   }
@@ -138,7 +119,7 @@ class ZeroFilledTailTest {
     int firstJob = starts.get(2);
     Arrays.fill(data, firstJob, starts.get(3), (byte) 0);
     Files.write(last, data);
-    appendBytes(last, new byte[SEGMENT_BYTES]);
+    LogHarness.appendBytes(last, new byte[SEGMENT_BYTES]);
     BinlogDamageException e = assertThrows(BinlogDamageException.class, () -> Replay.read(dir, false));
     assertEquals(firstJob, e.offset());
   }
@@ -150,7 +131,7 @@ class ZeroFilledTailTest {
     assertTrue(files.size() >= 3);
     Path older = files.get(1);
     long end = Files.size(older);
-    appendBytes(older, new byte[4096]);
+    LogHarness.appendBytes(older, new byte[4096]);
     BinlogDamageException e = assertThrows(BinlogDamageException.class, () -> Replay.read(dir, false));
     assertEquals(older, e.file());
     assertEquals(end, e.offset());

@@ -22,7 +22,8 @@ class DirectMemoryTest {
   }
 
   @Test
-  void theDefaultLimitIsAShareOfTheJvmsDirectMemory() {
-    assertEquals((long) (DirectMemory.maxDirectMemory() * DirectMemory.DEFAULT_SHARE), new DirectMemory().limitBytes());
+  void theDefaultLimitIsThreeQuartersOfTheHeapsMaximumWhenNoDirectMemoryLimitIsSet() {
+    // The test JVM sets no -XX:MaxDirectMemorySize, so java.nio's limit is the heap's maximum.
+    assertEquals((long) (Runtime.getRuntime().maxMemory() * 0.75), new DirectMemory().limitBytes());
   }
 }
