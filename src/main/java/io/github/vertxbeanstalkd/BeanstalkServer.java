@@ -6,7 +6,12 @@ import io.github.vertxbeanstalkd.bus.EngineRequest;
 import io.github.vertxbeanstalkd.bus.LocalCodec;
 import io.github.vertxbeanstalkd.config.ServerConfig;
 import io.github.vertxbeanstalkd.engine.QueueEngineVerticle;
+import io.github.vertxbeanstalkd.engine.EngineObserver;
 import io.github.vertxbeanstalkd.engine.ServerInfo;
+import io.github.vertxbeanstalkd.http.HttpFrontVerticle;
+import io.github.vertxbeanstalkd.http.Readiness;
+import io.github.vertxbeanstalkd.metrics.CommandDurations;
+import io.github.vertxbeanstalkd.metrics.ServerMetrics;
 import io.github.vertxbeanstalkd.server.TcpServerVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -14,6 +19,8 @@ import io.vertx.core.VertxException;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A whole server deployed into a Vert.x instance (one queue engine, the TCP front, the event-bus
@@ -26,19 +33,27 @@ import java.util.List;
  * }</pre>
  */
 public final class BeanstalkServer {
+  private static final Logger log = LoggerFactory.getLogger(BeanstalkServer.class);
+
   private final Vertx vertx;
   private final ServerConfig config;
   private final EngineAddress address;
   private final List<String> deploymentIds;
-  private final int port;
+  private final TcpServerVerticle tcp;
+  private final HttpFrontVerticle http;
+  private final Readiness readiness;
+  private final ServerMetrics metrics;
 
   private BeanstalkServer(Vertx vertx, ServerConfig config, EngineAddress address, List<String> deploymentIds,
-      int port) {
+      TcpServerVerticle tcp, HttpFrontVerticle http, Readiness readiness, ServerMetrics metrics) {
     this.vertx = vertx;
     this.config = config;
     this.address = address;
     this.deploymentIds = deploymentIds;
-    this.port = port;
+    this.tcp = tcp;
+    this.http = http;
+    this.readiness = readiness;
+    this.metrics = metrics;
   }
 
   /**
@@ -56,15 +71,27 @@ public final class BeanstalkServer {
     return deploy(vertx, parsed);
   }
 
-  /** Deploys a server with a validated configuration. */
+  /**
+   * Deploys a server with a validated configuration: the HTTP front first (so /readyz can say the
+   * binlog is being replayed), then the engine, which replays the binlog, then the protocol fronts.
+   */
   public static Future<BeanstalkServer> deploy(Vertx vertx, ServerConfig config) {
     LocalCodec.registerAll(vertx);
     EngineAddress address = EngineAddress.unique();
     List<String> ids = new ArrayList<>();
-    TcpServerVerticle tcp = config.isTcpEnabled() ? new TcpServerVerticle(config, address) : null;
-    Future<?> deployed = vertx.executeBlocking(ServerInfo::gather)
-        .compose(info -> vertx.deployVerticle(
-            new QueueEngineVerticle(address, info, config.maxJobSizeBytes(), config.binlog())))
+    Readiness readiness = new Readiness();
+    ServerMetrics metrics = config.isMetricsEnabled() ? ServerMetrics.create(config.binlog().isEnabled()) : null;
+    TcpServerVerticle tcp = config.isTcpEnabled() ? new TcpServerVerticle(config, address,
+        metrics == null ? CommandDurations.NONE : metrics.commandDurations()) : null;
+    HttpFrontVerticle http = config.http().isEnabled()
+        ? new HttpFrontVerticle(config.http(), address, readiness, metrics) : null;
+    Future<?> deployed = Future.succeededFuture();
+    if (http != null) {
+      deployed = vertx.deployVerticle(http).onSuccess(ids::add);
+    }
+    deployed = deployed.compose(v -> vertx.executeBlocking(ServerInfo::gather))
+        .compose(info -> vertx.deployVerticle(new QueueEngineVerticle(address, info, config.maxJobSizeBytes(),
+            config.binlog(), metrics == null ? EngineObserver.NONE : metrics)))
         .onSuccess(ids::add);
     if (tcp != null) {
       deployed = deployed.compose(v -> vertx.deployVerticle(tcp)).onSuccess(ids::add);
@@ -74,13 +101,27 @@ public final class BeanstalkServer {
           .onSuccess(ids::add);
     }
     return deployed
-        .map(v -> new BeanstalkServer(vertx, config, address, ids, tcp == null ? -1 : tcp.actualPort()))
+        .map(v -> {
+          BeanstalkServer server = new BeanstalkServer(vertx, config, address, ids, tcp, http, readiness, metrics);
+          readiness.serving(tcp == null ? "the event bus only" : config.host() + ":" + server.port());
+          return server;
+        })
         .recover(failure -> undeploy(vertx, ids).transform(v -> Future.failedFuture(failure)));
   }
 
   /** The TCP port bound (the configured one, or the one picked for port 0); -1 without TCP. */
   public int port() {
-    return port;
+    return tcp == null ? -1 : tcp.actualPort();
+  }
+
+  /** The HTTP port bound (metrics, health, admin page); -1 without the HTTP listener. */
+  public int httpPort() {
+    return http == null ? -1 : http.actualPort();
+  }
+
+  /** The registry of this server's {@code beanstalkd_*} series, or null when metrics are off. */
+  public ServerMetrics metrics() {
+    return metrics;
   }
 
   /** The public event-bus address, or null when the event-bus front is off. */
@@ -104,7 +145,28 @@ public final class BeanstalkServer {
 
   /** Undeploys the server: the listener closes, the binlog is flushed and closed. */
   public Future<Void> close() {
+    readiness.stopping();
     return undeploy(vertx, deploymentIds);
+  }
+
+  /**
+   * Stops gracefully, as on SIGTERM: /readyz turns 503, the TCP listener stops accepting, each
+   * connection's commands already with the engine are answered and written before it closes (a
+   * reserve waiting for a job is not waited for), then everything is undeployed and the binlog
+   * flushed and closed. Connections still open after {@code graceMillis} are closed.
+   */
+  public Future<Void> shutdown(long graceMillis) {
+    long startedNanos = System.nanoTime();
+    readiness.stopping();
+    Future<Integer> closed = tcp == null ? Future.succeededFuture(0) : tcp.shutdown(graceMillis);
+    return closed.compose(open -> {
+      long connectionsMillis = (System.nanoTime() - startedNanos) / 1_000_000;
+      return undeploy(vertx, deploymentIds).onSuccess(v -> log.info(
+          "shutdown: stopped accepting, {} connection(s) finished their replies and closed in {} ms; {}; "
+              + "took {} ms", open, connectionsMillis,
+          config.binlog().isEnabled() ? "binlog flushed, fsynced and closed" : "no binlog (jobs were in memory)",
+          (System.nanoTime() - startedNanos) / 1_000_000));
+    });
   }
 
   private Future<Void> setDraining(boolean isDraining) {

@@ -28,6 +28,9 @@ public final class Main extends VertxApplication {
   }
 
   private static final class Hooks implements VertxApplicationHooks {
+    /** The metrics options this launcher added, while they may still be turned off. */
+    private JsonObject defaultedMetrics;
+
     /**
      * One event loop unless {@code --options} says otherwise: the engine and the TCP verticle then
      * share a thread, and a command's trip over the event bus and back costs no thread wake-up
@@ -44,7 +47,35 @@ public final class Main extends VertxApplication {
       if (!options.containsKey("preferNativeTransport")) {
         options.put("preferNativeTransport", true);
       }
+      // Vert.x's own vertx_* series in a Prometheus registry, which /metrics serves beside the
+      // queue's beanstalkd_* series; metrics.enabled: false in the config turns both off.
+      if (!options.containsKey("metricsOptions")) {
+        options.put("metricsOptions", new JsonObject().put("enabled", true)
+            .put("prometheusOptions", new JsonObject().put("enabled", true)));
+        defaultedMetrics = options.getJsonObject("metricsOptions");
+      }
       return options;
+    }
+
+    /**
+     * Runs after the Vert.x options were read but before Vert.x starts: a config that turns metrics
+     * off also turns off the Vert.x metrics the options above turned on by default.
+     */
+    @Override
+    public JsonObject afterConfigParsed(JsonObject config) {
+      if (defaultedMetrics != null && !isMetricsEnabled(config)) {
+        defaultedMetrics.put("enabled", false);
+      }
+      return config;
+    }
+
+    private static boolean isMetricsEnabled(JsonObject config) {
+      String env = System.getenv("BEANSTALKD_METRICS_ENABLED");
+      Object value = env != null ? env : config == null ? null : config.getValue("metrics.enabled");
+      if (value == null && config != null && config.getValue("metrics") instanceof JsonObject m) {
+        value = m.getValue("enabled");
+      }
+      return value == null || !String.valueOf(value).strip().equals("false");
     }
 
     /** One line that says why, for example which configuration key is wrong (exit code 15). */

@@ -7,7 +7,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sun.misc.Signal;
 
-/** The launcher's main verticle: reads the configuration, deploys the server, and wires SIGUSR1 to drain. */
+/**
+ * The launcher's main verticle: reads the configuration, deploys the server, wires SIGUSR1 to
+ * drain, and SIGTERM and SIGINT to a graceful shutdown that exits with status 0.
+ */
 public final class MainVerticle extends VerticleBase {
   private static final Logger log = LoggerFactory.getLogger(MainVerticle.class);
 
@@ -27,9 +30,61 @@ public final class MainVerticle extends VerticleBase {
           } else {
             log.info("vertx-beanstalkd {} running without a TCP listener", Main.version());
           }
+          if (server.httpPort() >= 0) {
+            log.info("HTTP (metrics, health, admin page) on http://{}:{}/", c.http().host(), server.httpPort());
+          }
           handleDrainSignal(server);
+          handleStopSignals(server);
           return server;
         }));
+  }
+
+  /**
+   * Replaces the JVM's own SIGTERM handling (run the shutdown hooks, exit 143): replies in flight
+   * go out and the binlog is flushed first, then the process exits 0; a second signal, or the
+   * grace period running out twice over, exits at once through the launcher's hook.
+   */
+  private static void handleStopSignals(BeanstalkServer server) {
+    long graceMillis = server.config().shutdownGraceMillis();
+    java.util.concurrent.atomic.AtomicBoolean isStopping = new java.util.concurrent.atomic.AtomicBoolean();
+    for (String name : new String[] {"TERM", "INT"}) {
+      try {
+        Signal.handle(new Signal(name), sig -> {
+          if (!isStopping.compareAndSet(false, true)) {
+            log.warn("SIG{} again: stopping now", name);
+            exit(1);
+            return;
+          }
+          log.info("SIG{}: shutting down gracefully (grace period {} ms)", name, graceMillis);
+          server.shutdown(graceMillis).onComplete(r -> {
+            if (r.failed()) {
+              log.error("shutdown did not finish cleanly: {}", r.cause().getMessage());
+            }
+            exit(r.succeeded() ? 0 : 1);
+          });
+          // If the engine never answers, the process still ends.
+          Thread watchdog = new Thread(() -> {
+            try {
+              Thread.sleep(2 * graceMillis + 5_000);
+              log.error("shutdown took longer than twice the grace period; exiting");
+              exit(1);
+            } catch (InterruptedException ignored) {
+              // Exiting anyway.
+            }
+          }, "shutdown-watchdog");
+          watchdog.setDaemon(true);
+          watchdog.start();
+        });
+      } catch (IllegalArgumentException unsupported) {
+        log.warn("SIG{} cannot be handled here; the JVM's default shutdown applies", name);
+      }
+    }
+  }
+
+  /** Exits from a thread of its own: the launcher's shutdown hook closes Vert.x, which needs the event loops. */
+  private static void exit(int status) {
+    Thread t = new Thread(() -> System.exit(status), "exit");
+    t.start();
   }
 
   private static void handleDrainSignal(BeanstalkServer server) {

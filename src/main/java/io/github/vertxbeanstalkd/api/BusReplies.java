@@ -1,6 +1,7 @@
 package io.github.vertxbeanstalkd.api;
 
 import io.github.vertxbeanstalkd.protocol.Reply;
+import io.github.vertxbeanstalkd.protocol.Yaml;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.ByteBuffer;
@@ -11,7 +12,7 @@ import java.util.Base64;
 import java.util.Set;
 
 /** Turns the engine's protocol replies into EVENTBUS.md's JSON replies and failure words. */
-final class BusReplies {
+public final class BusReplies {
   /** Stats keys whose values are text even when they look like numbers (a tube named "7"). */
   private static final Set<String> TEXT_KEYS = Set.of("name", "tube", "state", "version", "hostname", "os",
       "platform");
@@ -66,16 +67,16 @@ final class BusReplies {
 
   private static JsonObject names(Reply.Document doc) {
     JsonArray tubes = new JsonArray();
-    for (String line : lines(doc)) {
+    for (String line : Yaml.lines(doc)) {
       tubes.add(line.substring(2));
     }
     return new JsonObject().put("tubes", tubes);
   }
 
   /** A stats document: the same keys in the same order, numbers as numbers. */
-  private static JsonObject stats(String action, Reply.Document doc) {
+  public static JsonObject stats(String action, Reply.Document doc) {
     JsonObject json = new JsonObject();
-    for (String line : lines(doc)) {
+    for (String line : Yaml.lines(doc)) {
       int colon = line.indexOf(": ");
       String key = line.substring(0, colon);
       String value = line.substring(colon + 2);
@@ -106,10 +107,4 @@ final class BusReplies {
     }
   }
 
-  private static String[] lines(Reply.Document doc) {
-    String text = new String(doc.yaml(), StandardCharsets.ISO_8859_1);
-    // The document starts with "---\n"; tube names are ASCII, so ISO-8859-1 reads them exactly.
-    String rest = text.substring(text.indexOf('\n') + 1);
-    return rest.isEmpty() ? new String[0] : rest.split("\n");
-  }
 }

@@ -30,6 +30,12 @@ public sealed interface EngineRequest {
    */
   record Batch(List<EngineRequest> requests) implements EngineRequest {}
 
+  /**
+   * Asks for an {@code EngineSnapshot} (counts per tube, counters) as the reply; it is also
+   * published to the engine's observer.
+   */
+  record Snapshot() implements EngineRequest {}
+
   /** Enter drain mode (what SIGUSR1 does), or leave it. */
   record Drain(boolean isDraining) implements EngineRequest {}
 

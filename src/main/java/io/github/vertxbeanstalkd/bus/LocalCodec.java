@@ -20,12 +20,14 @@ public final class LocalCodec<T> implements MessageCodec<T, T> {
     register(vertx, EngineRequest.InputEnded.class);
     register(vertx, EngineRequest.Close.class);
     register(vertx, EngineRequest.Drain.class);
+    register(vertx, EngineRequest.Snapshot.class);
     register(vertx, EngineRequest.Batch.class);
     register(vertx, EngineRequest.BusCall.class);
     register(vertx, EngineRequest.EndSession.class);
     register(vertx, EngineRequest.NodeLeft.class);
     register(vertx, EngineReply.class);
     register(vertx, EngineReplies.class);
+    register(vertx, EngineSnapshot.class);
   }
 
   private static <T> void register(Vertx vertx, Class<T> type) {

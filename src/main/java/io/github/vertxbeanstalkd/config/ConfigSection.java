@@ -72,6 +72,26 @@ final class ConfigSection {
     throw new IllegalArgumentException("config: '" + name + "." + key + "' must be true or false, got " + v);
   }
 
+  long number(String key, long fallback, long min, long max) {
+    Object v = value(key);
+    if (v == null) {
+      return fallback;
+    }
+    long n;
+    if (v instanceof Number num && num.doubleValue() == num.longValue()) {
+      n = num.longValue();
+    } else if (v instanceof String s && s.strip().matches("\\d{1,18}")) {
+      n = Long.parseLong(s.strip());
+    } else {
+      throw new IllegalArgumentException("config: '" + name + "." + key + "' must be a whole number, got " + v);
+    }
+    if (n < min || n > max) {
+      throw new IllegalArgumentException(
+          "config: '" + name + "." + key + "' must be between " + min + " and " + max + ", got " + n);
+    }
+    return n;
+  }
+
   String text(String key, String fallback) {
     Object v = value(key);
     if (v == null) {

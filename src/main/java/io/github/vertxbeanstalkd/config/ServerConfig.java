@@ -11,37 +11,46 @@ import java.util.Set;
  * environment variables of {@link #ENVIRONMENT} override the file.
  */
 public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogConfig binlog, boolean isTcpEnabled,
-    EventBusConfig eventBus) {
+    EventBusConfig eventBus, HttpConfig http, boolean isMetricsEnabled, long shutdownGraceMillis) {
   public static final String DEFAULT_HOST = "127.0.0.1";
   public static final int DEFAULT_PORT = 11300;
   /** BEHAVIOURS.md 4: 2^16 - 1, inclusive. */
   public static final int DEFAULT_MAX_JOB_SIZE = 65_535;
   /** beanstalkd's own ceiling for -z. */
   public static final int MAX_JOB_SIZE_LIMIT = 1 << 30;
+  /** How long a SIGTERM waits for replies in flight and the binlog's last fsync. */
+  public static final long DEFAULT_SHUTDOWN_GRACE_MILLIS = 10_000;
 
   /** Environment variable to config key. */
   public static final Map<String, String> ENVIRONMENT = Map.of(
       "BEANSTALKD_HOST", "host",
       "BEANSTALKD_PORT", "port",
-      "BEANSTALKD_MAX_JOB_SIZE", "maxJobSize");
+      "BEANSTALKD_MAX_JOB_SIZE", "maxJobSize",
+      "BEANSTALKD_SHUTDOWN_GRACE_MILLIS", "shutdownGraceMillis");
 
-  private static final Set<String> KEYS = Set.of("host", "port", "maxJobSize");
+  private static final Set<String> KEYS = Set.of("host", "port", "maxJobSize", "shutdownGraceMillis");
   private static final Set<String> TCP_KEYS = Set.of("enabled");
   private static final Map<String, String> TCP_ENVIRONMENT = Map.of("BEANSTALKD_TCP_ENABLED", "tcp.enabled");
+  private static final Set<String> METRICS_KEYS = Set.of("enabled");
+  private static final Map<String, String> METRICS_ENVIRONMENT =
+      Map.of("BEANSTALKD_METRICS_ENABLED", "metrics.enabled");
   /** Keys read by the sections, for the unknown-key check. */
   private static final Set<String> SECTION_KEYS = sectionKeys();
 
-  /** Jobs in memory only, both fronts on, the default event-bus address. */
+  /** Jobs in memory only, both protocol fronts on, the default event-bus address, no HTTP listener. */
   public ServerConfig(String host, int port, int maxJobSizeBytes) {
     this(host, port, maxJobSizeBytes, BinlogConfig.inMemory());
   }
 
   public ServerConfig(String host, int port, int maxJobSizeBytes, BinlogConfig binlog) {
-    this(host, port, maxJobSizeBytes, binlog, true, EventBusConfig.defaults());
+    this(host, port, maxJobSizeBytes, binlog, true, EventBusConfig.defaults(), HttpConfig.off(), true,
+        DEFAULT_SHUTDOWN_GRACE_MILLIS);
   }
 
+  /** The launcher's defaults: every listener on, on loopback. */
   public static ServerConfig defaults() {
-    return new ServerConfig(DEFAULT_HOST, DEFAULT_PORT, DEFAULT_MAX_JOB_SIZE);
+    return new ServerConfig(DEFAULT_HOST, DEFAULT_PORT, DEFAULT_MAX_JOB_SIZE)
+        .withHttp(new HttpConfig(true, DEFAULT_HOST, HttpConfig.DEFAULT_PORT, null));
   }
 
   /** Every environment variable the configuration reads. */
@@ -50,6 +59,8 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
     all.addAll(BinlogConfig.ENVIRONMENT.keySet());
     all.addAll(TCP_ENVIRONMENT.keySet());
     all.addAll(EventBusConfig.ENVIRONMENT.keySet());
+    all.addAll(HttpConfig.ENVIRONMENT.keySet());
+    all.addAll(METRICS_ENVIRONMENT.keySet());
     return all;
   }
 
@@ -59,25 +70,41 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
   }
 
   public ServerConfig withMaxJobSize(int bytes) {
-    return new ServerConfig(host, port, bytes, binlog, isTcpEnabled, eventBus);
+    return new ServerConfig(host, port, bytes, binlog, isTcpEnabled, eventBus, http, isMetricsEnabled,
+        shutdownGraceMillis);
   }
 
   public ServerConfig withBinlog(BinlogConfig config) {
-    return new ServerConfig(host, port, maxJobSizeBytes, config, isTcpEnabled, eventBus);
+    return new ServerConfig(host, port, maxJobSizeBytes, config, isTcpEnabled, eventBus, http, isMetricsEnabled,
+        shutdownGraceMillis);
   }
 
   /** Without the TCP listener: the queue is reached through the event bus only. */
   public ServerConfig withoutTcp() {
-    return new ServerConfig(host, port, maxJobSizeBytes, binlog, false, eventBus);
+    return new ServerConfig(host, port, maxJobSizeBytes, binlog, false, eventBus, http, isMetricsEnabled,
+        shutdownGraceMillis);
   }
 
   public ServerConfig withEventBus(EventBusConfig config) {
-    return new ServerConfig(host, port, maxJobSizeBytes, binlog, isTcpEnabled, config);
+    return new ServerConfig(host, port, maxJobSizeBytes, binlog, isTcpEnabled, config, http, isMetricsEnabled,
+        shutdownGraceMillis);
+  }
+
+  public ServerConfig withHttp(HttpConfig config) {
+    return new ServerConfig(host, port, maxJobSizeBytes, binlog, isTcpEnabled, eventBus, config, isMetricsEnabled,
+        shutdownGraceMillis);
+  }
+
+  /** Without the queue's own series and the per-command timing. */
+  public ServerConfig withoutMetrics() {
+    return new ServerConfig(host, port, maxJobSizeBytes, binlog, isTcpEnabled, eventBus, http, false,
+        shutdownGraceMillis);
   }
 
   /** The defaults as JSON, the lowest layer of the configuration. */
   public JsonObject toJson() {
-    return new JsonObject().put("host", host).put("port", port).put("maxJobSize", maxJobSizeBytes);
+    return new JsonObject().put("host", host).put("port", port).put("maxJobSize", maxJobSizeBytes)
+        .put("shutdownGraceMillis", shutdownGraceMillis);
   }
 
   /**
@@ -104,9 +131,12 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
     String host = text(merged, "host", d.host());
     int port = (int) number(merged, "port", d.port(), 0, 65_535);
     int maxJobSize = (int) number(merged, "maxJobSize", d.maxJobSizeBytes(), 0, MAX_JOB_SIZE_LIMIT);
+    long graceMillis = number(merged, "shutdownGraceMillis", d.shutdownGraceMillis(), 0, 600_000);
     boolean isTcpEnabled = new ConfigSection("tcp", TCP_KEYS, TCP_ENVIRONMENT, json).flag("enabled", true);
+    boolean isMetricsEnabled =
+        new ConfigSection("metrics", METRICS_KEYS, METRICS_ENVIRONMENT, json).flag("enabled", true);
     return new ServerConfig(host, port, maxJobSize, BinlogConfig.fromJson(json), isTcpEnabled,
-        EventBusConfig.fromJson(json));
+        EventBusConfig.fromJson(json), HttpConfig.fromJson(json, host), isMetricsEnabled, graceMillis);
   }
 
   private static Set<String> sectionKeys() {
@@ -116,6 +146,10 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
     all.addAll(TCP_ENVIRONMENT.keySet());
     all.addAll(ConfigSection.topLevelKeys(EventBusConfig.SECTION, EventBusConfig.KEYS));
     all.addAll(EventBusConfig.ENVIRONMENT.keySet());
+    all.addAll(ConfigSection.topLevelKeys(HttpConfig.SECTION, HttpConfig.KEYS));
+    all.addAll(HttpConfig.ENVIRONMENT.keySet());
+    all.addAll(ConfigSection.topLevelKeys("metrics", METRICS_KEYS));
+    all.addAll(METRICS_ENVIRONMENT.keySet());
     return all;
   }
 

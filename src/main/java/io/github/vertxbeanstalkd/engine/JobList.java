@@ -1,7 +1,7 @@
 package io.github.vertxbeanstalkd.engine;
 
 /**
- * A FIFO of job slots (a tube's buried jobs, or a session's reserved jobs) linked through the jobs'
+ * A FIFO of job slots (a tube's buried or ready jobs, or a session's reserved jobs) linked through the jobs'
  * own records, with O(1) removal.
  */
 final class JobList {

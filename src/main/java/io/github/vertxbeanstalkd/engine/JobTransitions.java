@@ -261,6 +261,8 @@ final class JobTransitions {
     table.setState(j, JobState.READY);
     Tube tube = tubeOf(j);
     tube.ready.add(j);
+    table.setDeadlineNanos(j, now);
+    tube.readyOrder.addLast(j);
     if (table.isUrgent(j)) {
       tube.urgentReadyCount++;
     }
@@ -270,6 +272,7 @@ final class JobTransitions {
   private void unReady(int j) {
     Tube tube = tubeOf(j);
     tube.ready.remove(j);
+    tube.readyOrder.remove(j);
     if (table.isUrgent(j)) {
       tube.urgentReadyCount--;
     }

@@ -1,5 +1,6 @@
 package io.github.vertxbeanstalkd.engine;
 
+import io.github.vertxbeanstalkd.bus.EngineSnapshot;
 import io.github.vertxbeanstalkd.persistence.Binlog;
 import io.github.vertxbeanstalkd.persistence.BinlogConfig;
 import io.github.vertxbeanstalkd.persistence.RecoveredLog;
@@ -271,6 +272,11 @@ public final class QueueEngine {
    */
   public long jobStoreBytes() {
     return table.reservedBytes();
+  }
+
+  /** Counts and counters for metrics and the admin page, in O(tubes). */
+  public EngineSnapshot snapshot(long epochMillis) {
+    return Snapshots.take(this, epochMillis);
   }
 
   /** Gives memory the job store no longer needs back to the system; call about once a second. */

@@ -1,5 +1,6 @@
 package io.github.vertxbeanstalkd.engine;
 
+import io.github.vertxbeanstalkd.bus.EngineSnapshot;
 import io.github.vertxbeanstalkd.bus.ClientRef;
 import io.github.vertxbeanstalkd.bus.EngineAddress;
 import io.github.vertxbeanstalkd.bus.EngineReplies;
@@ -28,12 +29,14 @@ import org.slf4j.LoggerFactory;
  */
 public final class QueueEngineVerticle extends VerticleBase {
   private static final Logger log = LoggerFactory.getLogger(QueueEngineVerticle.class);
-  private static final long TRIM_PERIOD_MILLIS = 1000;
+  /** How often the job store is trimmed and a snapshot published. */
+  private static final long PERIOD_MILLIS = 1000;
 
   private final EngineAddress address;
   private final ServerInfo info;
   private final long maxJobSizeBytes;
   private final BinlogConfig binlogConfig;
+  private final EngineObserver observer;
   private Binlog binlog;
   private QueueEngine engine;
   private EventBus bus;
@@ -47,10 +50,16 @@ public final class QueueEngineVerticle extends VerticleBase {
 
   public QueueEngineVerticle(EngineAddress address, ServerInfo info, long maxJobSizeBytes,
       BinlogConfig binlogConfig) {
+    this(address, info, maxJobSizeBytes, binlogConfig, EngineObserver.NONE);
+  }
+
+  public QueueEngineVerticle(EngineAddress address, ServerInfo info, long maxJobSizeBytes,
+      BinlogConfig binlogConfig, EngineObserver observer) {
     this.address = address;
     this.info = info;
     this.maxJobSizeBytes = maxJobSizeBytes;
     this.binlogConfig = binlogConfig;
+    this.observer = observer;
   }
 
   @Override
@@ -66,14 +75,23 @@ public final class QueueEngineVerticle extends VerticleBase {
           binlog = opened;
           engine = new QueueEngine(Clock.system(), new Sink(), info, maxJobSizeBytes, binlog);
           consumer = bus.localConsumer(address.requests(), msg -> {
+            if (msg.body() instanceof EngineRequest.Snapshot) {
+              msg.reply(publishSnapshot());
+              return;
+            }
             handle(msg.body());
             if (msg.replyAddress() != null) {
               // A control request (drain) asked to hear that it was applied.
               msg.reply(null);
             }
           });
-          // Pages the job store emptied go back to the system once they stay empty for a second.
-          trimTimerId = vertx.setPeriodic(TRIM_PERIOD_MILLIS, id -> engine.trimJobStore());
+          trimTimerId = vertx.setPeriodic(PERIOD_MILLIS, id -> {
+            // Pages the job store emptied go back to the system once they stay empty for a second.
+            engine.trimJobStore();
+            if (observer != EngineObserver.NONE) {
+              publishSnapshot();
+            }
+          });
           afterWork();
           return consumer.completion();
         });
@@ -99,8 +117,19 @@ public final class QueueEngineVerticle extends VerticleBase {
     });
   }
 
+  private EngineSnapshot publishSnapshot() {
+    EngineSnapshot snapshot = engine.snapshot(System.currentTimeMillis());
+    observer.published(snapshot);
+    return snapshot;
+  }
+
   /** The binlog's news, on the engine's thread; it may come before the engine exists. */
   private final class Listener implements BinlogListener {
+    @Override
+    public void onSynced(long nanos) {
+      observer.synced(nanos);
+    }
+
     @Override
     public void onDurable(long sequence) {
       if (engine != null) {
@@ -161,6 +190,8 @@ public final class QueueEngineVerticle extends VerticleBase {
         if (s != null) {
           engine.close(s);
         }
+      } else if (request instanceof EngineRequest.Snapshot) {
+        publishSnapshot();
       } else if (request instanceof EngineRequest.Drain drain) {
         if (drain.isDraining() != engine.isDraining()) {
           log.warn(drain.isDraining() ? "entering drain mode: puts are refused from now on"

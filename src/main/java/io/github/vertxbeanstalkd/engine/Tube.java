@@ -11,6 +11,11 @@ final class Tube {
   final SlotHeap ready;
   final SlotHeap delayed;
   final JobList buried;
+  /**
+   * The ready jobs in the order they became ready, each stamped with that time (in its deadline
+   * field, unused while ready): the first one's wait is the tube's oldest-ready age, read in O(1).
+   */
+  final JobList readyOrder;
   /** Sessions blocked in a reserve that watch this tube, roughly first come first served. */
   final LinkedHashSet<Session> waiting = new LinkedHashSet<>();
 
@@ -41,6 +46,7 @@ final class Tube {
       protected void setPosition(int j, int p) { table.setTubeHeapPosition(j, p); }
     };
     this.buried = new JobList(table);
+    this.readyOrder = new JobList(table);
   }
 
   /** Frees the heaps' off-heap arrays once the tube is gone. */

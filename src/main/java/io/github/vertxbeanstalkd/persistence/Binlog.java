@@ -71,7 +71,7 @@ public final class Binlog {
     }
     SpaceReserve reserve = new SpaceReserve(files, config.dir(), reserveBytes);
     writer = new LogWriter(files, config.dir(), config.fsync(), segmentSizeBytes, reserve,
-        reserveBytes + segmentSizeBytes, retryMillis, new EngineThreadReports(this, engineThread));
+        reserveBytes + segmentSizeBytes, retryMillis, new EngineThreadReports(this, engineThread, listener));
     writerThread = new Thread(writer, "binlog-writer");
     writerThread.setDaemon(true);
   }
@@ -244,10 +244,10 @@ public final class Binlog {
 
   public BinlogStats stats() {
     if (writer == null) {
-      return new BinlogStats(0, 0, 0, 0, segmentSizeBytes);
+      return new BinlogStats(0, 0, 0, 0, segmentSizeBytes, 0);
     }
     return new BinlogStats(ledger.oldest().index, ledger.current().index, recordsMigrated, recordsWritten,
-        segmentSizeBytes);
+        segmentSizeBytes, ledger.diskBytes());
   }
 
   long diskBytes() {

@@ -1,6 +1,6 @@
 package io.github.vertxbeanstalkd.persistence;
 
-/** What the engine hears from its {@link Binlog}; always called on the engine thread. */
+/** What the engine hears from its {@link Binlog}; called on the engine thread, but for {@link #onSynced}. */
 public interface BinlogListener {
 
   /** Every record appended with a sequence up to {@code sequence} is durable under the policy. */
@@ -17,4 +17,10 @@ public interface BinlogListener {
    * or has room again ({@link Binlog.Health#WRITING}).
    */
   default void onHealthChanged(Binlog.Health health) {}
+
+  /**
+   * A sync the fsync policy asked for took {@code nanos} (with {@code always}, a batch's write and
+   * sync together). Called on the log writer's thread: implementations must be thread-safe.
+   */
+  default void onSynced(long nanos) {}
 }

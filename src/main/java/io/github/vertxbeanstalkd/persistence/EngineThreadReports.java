@@ -6,10 +6,18 @@ import java.util.concurrent.Executor;
 final class EngineThreadReports implements WriterReports {
   private final Binlog binlog;
   private final Executor engineThread;
+  private final BinlogListener listener;
 
-  EngineThreadReports(Binlog binlog, Executor engineThread) {
+  EngineThreadReports(Binlog binlog, Executor engineThread, BinlogListener listener) {
     this.binlog = binlog;
     this.engineThread = engineThread;
+    this.listener = listener;
+  }
+
+  @Override
+  public void synced(long nanos) {
+    // A timing only, for metrics: no engine state, so no hop to the engine thread.
+    listener.onSynced(nanos);
   }
 
   @Override

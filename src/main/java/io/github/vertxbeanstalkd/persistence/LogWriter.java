@@ -158,9 +158,15 @@ final class LogWriter implements Runnable {
         }
       }
     }
+    long startedNanos = System.nanoTime();
+    boolean wasDirty = !pending.isEmpty() || isDirty;
     writePending();
     if (policy instanceof FsyncPolicy.Always || isStopped) {
       sync();
+      if (wasDirty && policy instanceof FsyncPolicy.Always) {
+        // With O_DSYNC the write is the sync, so the batch's write and sync are timed together.
+        reports.synced(System.nanoTime() - startedNanos);
+      }
     }
     report(highestWritten);
     if (isStopped) {
@@ -330,6 +336,7 @@ final class LogWriter implements Runnable {
     if (isDirty && policy instanceof FsyncPolicy.Interval interval
         && now - dirtySinceNanos >= TimeUnit.MILLISECONDS.toNanos(interval.millis())) {
       sync();
+      reports.synced(System.nanoTime() - now);
     }
     if (isDiskFull && now - nextSpaceCheckNanos >= 0) {
       nextSpaceCheckNanos = now + retryNanos;

@@ -14,4 +14,7 @@ interface WriterReports {
 
   /** The log cannot be trusted to keep anything more: nothing queued will be reported written. */
   void failed(Throwable cause);
+
+  /** A sync the policy asked for took {@code nanos}; called on the writer's own thread. */
+  default void synced(long nanos) {}
 }

@@ -24,6 +24,16 @@ public final class Yaml {
     return Reply.Document.of(text.toString());
   }
 
+  /**
+   * The lines of a document this class built, without the leading {@code ---}: {@code key: value}
+   * or {@code - item}. Tube names are ASCII, so ISO-8859-1 reads them exactly.
+   */
+  public static String[] lines(Reply.Document doc) {
+    String text = new String(doc.yaml(), java.nio.charset.StandardCharsets.ISO_8859_1);
+    String rest = text.substring(text.indexOf('\n') + 1);
+    return rest.isEmpty() ? new String[0] : rest.split("\n");
+  }
+
   @Override
   public String toString() {
     return text.toString();

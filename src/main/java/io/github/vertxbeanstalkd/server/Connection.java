@@ -3,6 +3,7 @@ package io.github.vertxbeanstalkd.server;
 import io.github.vertxbeanstalkd.bus.ConnectionRef;
 import io.github.vertxbeanstalkd.bus.EngineReply;
 import io.github.vertxbeanstalkd.bus.EngineRequest;
+import io.github.vertxbeanstalkd.metrics.CommandDurations;
 import io.github.vertxbeanstalkd.protocol.Command;
 import io.github.vertxbeanstalkd.protocol.Reply;
 import io.github.vertxbeanstalkd.protocol.ReplyEncoder;
@@ -32,6 +33,7 @@ final class Connection implements CommandReader.Listener {
   private final Consumer<EngineRequest> engine;
   private final CommandReader reader;
   private final Runnable onClosed;
+  private final CommandDurations durations;
 
   private boolean isSocketPaused;
   private List<Command> batch = new ArrayList<>();
@@ -40,15 +42,21 @@ final class Connection implements CommandReader.Listener {
   private boolean isQuitting;
   private boolean isInputEnded;
   private boolean isClosed;
+  private boolean isShuttingDown;
   private final ArrayDeque<Reply> unwritten = new ArrayDeque<>();
+  /** The batch with the engine, how many of its commands are answered, and when it went. */
+  private List<Command> inFlight = List.of();
+  private int answered;
+  private long sentNanos;
 
   Connection(NetSocket socket, ConnectionRef ref, Consumer<EngineRequest> engine, long maxJobSizeBytes,
-      Runnable onClosed) {
+      Runnable onClosed, CommandDurations durations) {
     this.socket = socket;
     this.ref = ref;
     this.engine = engine;
     this.reader = new CommandReader(maxJobSizeBytes, this);
     this.onClosed = onClosed;
+    this.durations = durations;
   }
 
   void start() {
@@ -71,8 +79,31 @@ final class Connection implements CommandReader.Listener {
 
   // ---------------------------------------------------------------- input
 
+  /**
+   * The server is stopping: nothing more is read, the batch with the engine is answered and written,
+   * then the socket closes. A reserve that is waiting for a job is not waited for.
+   */
+  void shutDown() {
+    isShuttingDown = true;
+    reader.pause();
+    socket.pause();
+    closeIfDone();
+  }
+
+  private void closeIfDone() {
+    if (isClosed || !unwritten.isEmpty()) {
+      return;
+    }
+    boolean isWaitingInReserve = answered < inFlight.size()
+        && inFlight.get(answered) instanceof Command.Reserve r && r.timeoutSeconds() != 0;
+    if (!isInFlight || isWaitingInReserve) {
+      closed();
+      socket.close();
+    }
+  }
+
   private void onData(Buffer data) {
-    if (isQuitting || isClosed) {
+    if (isQuitting || isClosed || isShuttingDown) {
       return;
     }
     reader.feed(data);
@@ -110,6 +141,11 @@ final class Connection implements CommandReader.Listener {
       List<Command> commands = batch;
       batch = new ArrayList<>();
       isInFlight = true;
+      inFlight = commands;
+      answered = 0;
+      if (durations.isEnabled()) {
+        sentNanos = System.nanoTime();
+      }
       reader.pause();
       engine.accept(new EngineRequest.Submit(ref, commands));
     } else if (!announcesPut && (isQuitting || isInputEnded)) {
@@ -140,7 +176,15 @@ final class Connection implements CommandReader.Listener {
   // ---------------------------------------------------------------- output
 
   void onReply(EngineReply reply) {
-    unwritten.addAll(reply.replies());
+    List<Reply> replies = reply.replies();
+    if (durations.isEnabled() && !replies.isEmpty()) {
+      long nanos = System.nanoTime() - sentNanos;
+      for (int i = 0; i < replies.size() && answered + i < inFlight.size(); i++) {
+        durations.record(inFlight.get(answered + i), nanos);
+      }
+    }
+    answered += replies.size();
+    unwritten.addAll(replies);
     if (reply.isComplete()) {
       isBatchAnswered = true;
     }
@@ -173,7 +217,14 @@ final class Connection implements CommandReader.Listener {
     if (isBatchAnswered) {
       isBatchAnswered = false;
       isInFlight = false;
+      inFlight = List.of();
+      if (isShuttingDown) {
+        closeIfDone();
+        return;
+      }
       resumeInput();
+    } else if (isShuttingDown) {
+      closeIfDone();
     }
   }
 

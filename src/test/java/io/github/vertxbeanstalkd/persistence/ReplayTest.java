@@ -149,7 +149,7 @@ class ReplayTest {
     Binlog memory = Binlog.inMemory(BinlogConfig.inMemory());
     long s = memory.append(job(1, "a"));
     assertTrue(s <= memory.durableSequence());
-    assertEquals(new BinlogStats(0, 0, 0, 0, 10L * 1024 * 1024), memory.stats());
+    assertEquals(new BinlogStats(0, 0, 0, 0, 10L * 1024 * 1024, 0), memory.stats());
     assertEquals(0, memory.jobsToMigrate(10).length);
   }
 }

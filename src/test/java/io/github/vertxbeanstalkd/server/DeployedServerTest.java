@@ -14,7 +14,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Deploys the real verticles on an ephemeral port before each test; subclasses may change the config. */
 @ExtendWith(VertxExtension.class)
-abstract class DeployedServerTest {
+public abstract class DeployedServerTest {
   protected Vertx vertx;
   protected BeanstalkServer server;
   protected int port;

@@ -1,0 +1,31 @@
+package io.github.vertxbeanstalkd.bus;
+
+import io.github.vertxbeanstalkd.protocol.Counter;
+import java.util.Map;
+
+/**
+ * What the engine looked like at one moment, for metrics, health checks and the admin page: per-tube
+ * counts and server-wide counters. Immutable, built in O(tubes) on the engine's thread and read from
+ * any thread without locks; it never walks the jobs.
+ *
+ * @param tubes by name, in list-tubes order
+ */
+public record EngineSnapshot(long takenAtEpochMillis, Map<String, TubeCounts> tubes, long[] commandCounts,
+    long jobTimeouts, long totalJobs, int currentConnections, long totalConnections, int currentWaiting,
+    boolean isDraining, long binlogBytes, long jobStoreBytes, long uptimeSeconds) {
+
+  /** One tube's counts; {@code oldestReadyAgeSeconds} is how long its longest-waiting ready job has waited. */
+  public record TubeCounts(String name, long urgent, long ready, long reserved, long delayed, long buried,
+      long totalJobs, long using, long watching, long waiting, boolean isPaused, long pauseTimeLeftSeconds,
+      double oldestReadyAgeSeconds) {}
+
+  /** The tube of that name, or null. */
+  public TubeCounts tube(String name) {
+    return tubes.get(name);
+  }
+
+  /** How many times the command behind that {@code cmd-*} key ran. */
+  public long commandCount(Counter counter) {
+    return commandCounts[counter.ordinal()];
+  }
+}

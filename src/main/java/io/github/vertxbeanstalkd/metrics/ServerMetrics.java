@@ -1,0 +1,179 @@
+package io.github.vertxbeanstalkd.metrics;
+
+import io.github.vertxbeanstalkd.bus.EngineSnapshot;
+import io.github.vertxbeanstalkd.engine.EngineObserver;
+import io.github.vertxbeanstalkd.protocol.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.micrometer.backends.BackendRegistries;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The queue's own {@code beanstalkd_*} series in a Prometheus registry: gauges and counters read the
+ * latest {@link EngineSnapshot} the engine published (a volatile reference, no lock, no walk over
+ * jobs), command latencies come from the fronts, sync times from the binlog writer. The registry is
+ * Vert.x's own when its metrics run on Prometheus (so one scrape has the {@code vertx_*} series
+ * too), otherwise one of this server's.
+ */
+public final class ServerMetrics implements EngineObserver {
+  private static final List<String> STATES = List.of("ready", "delayed", "reserved", "buried");
+
+  private final PrometheusMeterRegistry registry;
+  private final CommandDurations commandDurations;
+  private final MultiGauge jobs;
+  private final MultiGauge oldestReadyAge;
+  private final Timer fsync;
+  private volatile EngineSnapshot latest;
+  /** The tube names the per-tube rows were last registered for; touched by the publishing thread only. */
+  private List<String> registeredTubes = List.of();
+
+  private ServerMetrics(PrometheusMeterRegistry registry, boolean hasBinlog) {
+    this.registry = registry;
+    this.commandDurations = new CommandDurations(registry);
+    jobs = MultiGauge.builder("beanstalkd.jobs").description("Jobs per tube and state").register(registry);
+    oldestReadyAge = MultiGauge.builder("beanstalkd.oldest.ready.age").baseUnit("seconds")
+        .description("How long the tube's longest-waiting ready job has been ready").register(registry);
+    for (Counter c : Counter.values()) {
+      if (c == Counter.NONE) {
+        continue;
+      }
+      FunctionCounter.builder("beanstalkd.commands", this, m -> m.value(s -> s.commandCount(c)))
+          .description("Commands run, as the cmd-* keys of stats")
+          .tag("command", c.statsKey().substring("cmd-".length()))
+          .register(registry);
+    }
+    Gauge.builder("beanstalkd.connections", this, m -> m.value(s -> s.currentConnections()))
+        .description("Open TCP connections").register(registry);
+    FunctionCounter.builder("beanstalkd.job.timeouts", this, m -> m.value(EngineSnapshot::jobTimeouts))
+        .description("Reserved jobs whose time to run ran out").register(registry);
+    Gauge.builder("beanstalkd.draining", this, m -> m.value(s -> s.isDraining() ? 1 : 0))
+        .description("1 while in drain mode (puts refused), else 0").register(registry);
+    Gauge.builder("beanstalkd.job.store", this, m -> m.value(EngineSnapshot::jobStoreBytes)).baseUnit("bytes")
+        .description("Memory the job store holds: bodies, records, index and heaps").register(registry);
+    if (hasBinlog) {
+      fsync = Timer.builder("beanstalkd.binlog.fsync.duration")
+          .description("Time a sync of the binlog took (with fsync always, a batch's write and sync)")
+          .serviceLevelObjectives(Duration.ofNanos(100_000), Duration.ofNanos(250_000), Duration.ofNanos(500_000),
+              Duration.ofMillis(1), Duration.ofNanos(2_500_000), Duration.ofMillis(5), Duration.ofMillis(10),
+              Duration.ofMillis(25), Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250),
+              Duration.ofMillis(500), Duration.ofSeconds(1))
+          .register(registry);
+      Gauge.builder("beanstalkd.binlog", this, m -> m.value(EngineSnapshot::binlogBytes)).baseUnit("bytes")
+          .description("Bytes of records in the binlog's files").register(registry);
+    } else {
+      fsync = null;
+    }
+  }
+
+  /**
+   * Metrics in the Vert.x instance's Prometheus registry when it has one that no other server
+   * uses yet, else in a registry of their own.
+   */
+  public static ServerMetrics create(boolean hasBinlog) {
+    PrometheusMeterRegistry shared = prometheusOf(BackendRegistries.getDefaultNow());
+    if (shared != null && shared.find("beanstalkd.connections").meter() == null) {
+      return new ServerMetrics(shared, hasBinlog);
+    }
+    return new ServerMetrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), hasBinlog);
+  }
+
+  private static PrometheusMeterRegistry prometheusOf(MeterRegistry registry) {
+    if (registry instanceof PrometheusMeterRegistry p) {
+      return p;
+    }
+    if (registry instanceof CompositeMeterRegistry composite) {
+      for (MeterRegistry r : composite.getRegistries()) {
+        if (r instanceof PrometheusMeterRegistry p) {
+          return p;
+        }
+      }
+    }
+    return null;
+  }
+
+  public PrometheusMeterRegistry registry() {
+    return registry;
+  }
+
+  public CommandDurations commandDurations() {
+    return commandDurations;
+  }
+
+  /** The latest snapshot, or null before the engine published one. */
+  public EngineSnapshot latest() {
+    return latest;
+  }
+
+  /** The Prometheus text format of every series; may take milliseconds, so not on an event loop. */
+  public String scrape() {
+    // A gauge x and a counter x_total are one family to Micrometer's Prometheus client, so it can
+    // hold only one of beanstalkd_connections and beanstalkd_connections_total: the counter is
+    // written here, in the same text format.
+    return registry.scrape()
+        + "# HELP beanstalkd_connections_total TCP connections accepted since start\n"
+        + "# TYPE beanstalkd_connections_total counter\n"
+        + "beanstalkd_connections_total " + (double) (long) value(EngineSnapshot::totalConnections) + "\n";
+  }
+
+  @Override
+  public void published(EngineSnapshot snapshot) {
+    latest = snapshot;
+    List<String> names = new ArrayList<>(snapshot.tubes().keySet());
+    if (!names.equals(registeredTubes)) {
+      registerTubeRows(names);
+    }
+  }
+
+  @Override
+  public void synced(long nanos) {
+    if (fsync != null) {
+      fsync.record(nanos, TimeUnit.NANOSECONDS);
+    }
+  }
+
+  /** Rows for the tubes that exist now; a tube that is gone loses its series. */
+  private void registerTubeRows(List<String> names) {
+    registeredTubes = names;
+    List<MultiGauge.Row<?>> jobRows = new ArrayList<>(names.size() * STATES.size());
+    List<MultiGauge.Row<?>> ageRows = new ArrayList<>(names.size());
+    for (String name : names) {
+      for (String state : STATES) {
+        jobRows.add(MultiGauge.Row.of(Tags.of("tube", name, "state", state), this,
+            m -> m.tubeValue(name, state)));
+      }
+      ageRows.add(MultiGauge.Row.of(Tags.of("tube", name), this, m -> m.tubeValue(name, "age")));
+    }
+    jobs.register(jobRows, true);
+    oldestReadyAge.register(ageRows, true);
+  }
+
+  private double value(java.util.function.ToDoubleFunction<EngineSnapshot> read) {
+    EngineSnapshot s = latest;
+    return s == null ? 0 : read.applyAsDouble(s);
+  }
+
+  private double tubeValue(String name, String what) {
+    EngineSnapshot s = latest;
+    EngineSnapshot.TubeCounts t = s == null ? null : s.tube(name);
+    if (t == null) {
+      return 0;
+    }
+    return switch (what) {
+      case "ready" -> t.ready();
+      case "delayed" -> t.delayed();
+      case "reserved" -> t.reserved();
+      case "buried" -> t.buried();
+      default -> t.oldestReadyAgeSeconds();
+    };
+  }
+}
