@@ -22,11 +22,9 @@ public record CaseResult(String label, String server, long ops, double seconds,
   /** @param server what was loaded, as reports name it (an address, or "bus beanstalkd in-JVM (raw)") */
   static CaseResult of(String label, String server, Meter meter, ErrorLog errors,
       Map<String, Double> extra, String note) {
-    LatencyHistogram latency = meter.latency();
     return new CaseResult(label, server, meter.ops(), meter.seconds(),
-        latency.valueAtQuantileNanos(0.50), latency.valueAtQuantileNanos(0.99),
-        latency.valueAtQuantileNanos(0.999), latency.maxNanos(), errors.count(),
-        errors.samples(), Map.copyOf(extra), note);
+        meter.latencyNanosAt(50), meter.latencyNanosAt(99), meter.latencyNanosAt(99.9),
+        meter.maxLatencyNanos(), errors.count(), errors.samples(), Map.copyOf(extra), note);
   }
 
   static CaseResult skipped(String label, ServerAddress server, String note) {
