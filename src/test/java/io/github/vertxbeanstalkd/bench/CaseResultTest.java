@@ -12,7 +12,8 @@ class CaseResultTest {
   void jsonLineHasTheScriptsKeysInOrderWithExtrasSortedAndTheNoteLast() {
     CaseResult result = new CaseResult("drain 500 c=2", "127.0.0.1:11300", 500, 0.25,
         107_519, 260_095, 1_359_871, 4_566_464, 1, List.of("unexpected reply NOT_FOUND"),
-        Map.of("rssBytesPerJob", 301.25, "preloadJobsPerSec", 240_004.6456), "latency is reserve sent to RESERVED received");
+        Map.of("rssBytesPerJob", 301.25, "preloadJobsPerSec", 240_004.6456),
+        "latency is reserve sent to RESERVED received");
 
     assertEquals("{\"case\":\"drain 500 c=2\",\"server\":\"127.0.0.1:11300\",\"ops\":500,\"seconds\":0.250,"
         + "\"opsPerSec\":2000.000,\"p50Us\":107.519,\"p99Us\":260.095,\"p999Us\":1359.871,\"maxUs\":4566.464,"
