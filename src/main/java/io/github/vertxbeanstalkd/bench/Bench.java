@@ -21,7 +21,7 @@ public final class Bench {
       return;
     }
     if (options.isHelp) {
-      System.out.print(BenchOptions.USAGE);
+      System.out.print(BenchOptions.usage());
       return;
     }
     long errors = run(options, System.out);

@@ -22,11 +22,9 @@ public record CaseResult(String label, String server, long ops, double seconds,
   /** @param server what was loaded, as reports name it (an address, or "bus beanstalkd in-JVM (raw)") */
   static CaseResult of(String label, String server, Meter meter, ErrorLog errors,
       Map<String, Double> extra, String note) {
-    LatencyHistogram latency = meter.latency();
     return new CaseResult(label, server, meter.ops(), meter.seconds(),
-        latency.valueAtQuantileNanos(0.50), latency.valueAtQuantileNanos(0.99),
-        latency.valueAtQuantileNanos(0.999), latency.maxNanos(), errors.count(),
-        errors.samples(), Map.copyOf(extra), note);
+        meter.latencyNanosAt(50), meter.latencyNanosAt(99), meter.latencyNanosAt(99.9),
+        meter.maxLatencyNanos(), errors.count(), errors.samples(), Map.copyOf(extra), note);
   }
 
   static CaseResult skipped(String label, ServerAddress server, String note) {
@@ -61,28 +59,24 @@ public record CaseResult(String label, String server, long ops, double seconds,
   }
 
   public String jsonLine() {
-    StringBuilder json = new StringBuilder("{");
-    json.append("\"case\":").append(quote(label));
-    json.append(",\"server\":").append(quote(server));
-    json.append(",\"ops\":").append(ops);
-    json.append(",\"seconds\":").append(number(seconds));
-    json.append(",\"opsPerSec\":").append(number(opsPerSecond()));
-    json.append(",\"p50Us\":").append(number(p50Nanos / 1e3));
-    json.append(",\"p99Us\":").append(number(p99Nanos / 1e3));
-    json.append(",\"p999Us\":").append(number(p999Nanos / 1e3));
-    json.append(",\"maxUs\":").append(number(maxNanos / 1e3));
-    json.append(",\"errors\":").append(errors);
-    json.append(",\"errorSamples\":[");
-    for (int i = 0; i < errorSamples.size(); i++) {
-      json.append(i > 0 ? "," : "").append(quote(errorSamples.get(i)));
-    }
-    json.append(']');
-    extra.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e ->
-        json.append(',').append(quote(e.getKey())).append(':').append(number(e.getValue())));
+    JsonLine json = new JsonLine()
+        .text("case", label)
+        .text("server", server)
+        .count("ops", ops)
+        .number("seconds", seconds)
+        .number("opsPerSec", opsPerSecond())
+        .number("p50Us", p50Nanos / 1e3)
+        .number("p99Us", p99Nanos / 1e3)
+        .number("p999Us", p999Nanos / 1e3)
+        .number("maxUs", maxNanos / 1e3)
+        .count("errors", errors)
+        .texts("errorSamples", errorSamples);
+    extra.entrySet().stream().sorted(Map.Entry.comparingByKey())
+        .forEach(e -> json.number(e.getKey(), e.getValue()));
     if (note != null) {
-      json.append(",\"note\":").append(quote(note));
+      json.text("note", note);
     }
-    return json.append('}').toString();
+    return json.toString();
   }
 
   static String micros(long nanos) {
@@ -90,27 +84,5 @@ public record CaseResult(String label, String server, long ops, double seconds,
       return String.format(Locale.ROOT, "%.0fms", nanos / 1e6);
     }
     return String.format(Locale.ROOT, "%.0fus", nanos / 1e3);
-  }
-
-  static String number(double value) {
-    return Double.isFinite(value) ? String.format(Locale.ROOT, "%.3f", value) : "null";
-  }
-
-  static String quote(String text) {
-    StringBuilder quoted = new StringBuilder("\"");
-    for (char c : text.toCharArray()) {
-      switch (c) {
-        case '"' -> quoted.append("\\\"");
-        case '\\' -> quoted.append("\\\\");
-        default -> {
-          if (c < 0x20) {
-            quoted.append(String.format("\\u%04x", (int) c));
-          } else {
-            quoted.append(c);
-          }
-        }
-      }
-    }
-    return quoted.append('"').toString();
   }
 }

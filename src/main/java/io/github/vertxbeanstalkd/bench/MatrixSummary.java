@@ -60,18 +60,21 @@ final class MatrixSummary {
           entry.getKey(), fixed(a, 0), fixed(b, 0), fixed(ratio, 2),
           micros(aP99), micros(bP99), fixed(p99Ratio, 2), micros(aP999), micros(bP999),
           micros(aMax), micros(bMax), aErrors, bErrors));
-      out.println("{\"summary\":" + CaseResult.quote(entry.getKey())
-          + ",\"unit\":" + CaseResult.quote(unit.trim())
-          + ",\"a\":" + CaseResult.number(a) + ",\"b\":" + CaseResult.number(b)
-          + ",\"ratio\":" + CaseResult.number(ratio)
-          + ",\"aP99Us\":" + CaseResult.number(aP99 / 1e3)
-          + ",\"bP99Us\":" + CaseResult.number(bP99 / 1e3)
-          + ",\"p99Ratio\":" + CaseResult.number(p99Ratio)
-          + ",\"aP999Us\":" + CaseResult.number(aP999 / 1e3)
-          + ",\"bP999Us\":" + CaseResult.number(bP999 / 1e3)
-          + ",\"aMaxUs\":" + CaseResult.number(aMax / 1e3)
-          + ",\"bMaxUs\":" + CaseResult.number(bMax / 1e3)
-          + ",\"aErrors\":" + aErrors + ",\"bErrors\":" + bErrors + "}");
+      out.println(new JsonLine()
+          .text("summary", entry.getKey())
+          .text("unit", unit.trim())
+          .number("a", a)
+          .number("b", b)
+          .number("ratio", ratio)
+          .number("aP99Us", aP99 / 1e3)
+          .number("bP99Us", bP99 / 1e3)
+          .number("p99Ratio", p99Ratio)
+          .number("aP999Us", aP999 / 1e3)
+          .number("bP999Us", bP999 / 1e3)
+          .number("aMaxUs", aMax / 1e3)
+          .number("bMaxUs", bMax / 1e3)
+          .count("aErrors", aErrors)
+          .count("bErrors", bErrors));
     }
     printHeadlines(isPair);
   }

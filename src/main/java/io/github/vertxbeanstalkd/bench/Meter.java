@@ -1,6 +1,7 @@
 package io.github.vertxbeanstalkd.bench;
 
 import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
 
 /**
  * Operations and latencies inside a measuring window. A timed case opens a window that starts
@@ -8,7 +9,13 @@ import java.util.concurrent.TimeUnit;
  * duration is taken up to the last operation.
  */
 final class Meter {
-  private final LatencyHistogram latency = new LatencyHistogram();
+  /**
+   * Three significant digits: any latency is known to within 0.1 %. The histogram grows to the
+   * largest value recorded, so a case that stalls for seconds still fits. One thread records at a
+   * time (the selector, or the bus context) and the result is read after the phase has ended, so
+   * a plain Histogram does, not a Recorder.
+   */
+  private final Histogram latencyNanos = new Histogram(3);
   private long ops;
   private long fromNanos;
   private long untilNanos = Long.MAX_VALUE;
@@ -42,7 +49,7 @@ final class Meter {
   /** One operation at {@code nowNanos}, with its latency; ignored outside the window. */
   void record(long nowNanos, long latencyNanos) {
     if (isMeasuring(nowNanos)) {
-      latency.record(latencyNanos);
+      recordLatency(latencyNanos);
       ops++;
       lastNanos = nowNanos;
     }
@@ -51,7 +58,7 @@ final class Meter {
   /** A latency without an operation of its own; ignored outside the window. */
   void sample(long nowNanos, long latencyNanos) {
     if (isMeasuring(nowNanos)) {
-      latency.record(latencyNanos);
+      recordLatency(latencyNanos);
     }
   }
 
@@ -76,7 +83,18 @@ final class Meter {
     return ops / seconds();
   }
 
-  LatencyHistogram latency() {
-    return latency;
+  /** The latency at {@code percentile} (0 to 100) in nanoseconds; 0 when none was recorded. */
+  long latencyNanosAt(double percentile) {
+    return latencyNanos.getValueAtPercentile(percentile);
+  }
+
+  /** The largest latency recorded, in nanoseconds (to the histogram's precision); 0 when none. */
+  long maxLatencyNanos() {
+    return latencyNanos.getMaxValue();
+  }
+
+  private void recordLatency(long nanos) {
+    // HdrHistogram throws on a negative value; a bad timestamp in a job body must not end the case.
+    latencyNanos.recordValue(Math.max(0, nanos));
   }
 }
