@@ -54,11 +54,11 @@ wait_port() {
 # start_ours FSYNC: FSYNC is always, a number of ms, or memory. Sets PORT and PID.
 start_ours() {
   PORT=$(free_port)
-  local conf="{\"port\":$PORT}"
+  local conf="{\"port\":$PORT,\"http\":{\"port\":0}}"
   if [ "$1" != memory ]; then
     local fsync=$1
     [ "$fsync" = always ] && fsync='"always"'
-    conf="{\"port\":$PORT,\"binlog\":{\"dir\":\"$WORK/ours-$1\",\"fsync\":$fsync}}"
+    conf="{\"port\":$PORT,\"http\":{\"port\":0},\"binlog\":{\"dir\":\"$WORK/ours-$1\",\"fsync\":$fsync}}"
   fi
   echo "  ours:       taskset -c 0 java $JVM_OPTIONS -jar $JAR -conf '$conf'"
   # shellcheck disable=SC2086 # JVM_OPTIONS is a list of words

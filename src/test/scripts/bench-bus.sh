@@ -134,7 +134,7 @@ for step in $STEPS; do
       port=$(free_port)
       set -x
       # shellcheck disable=SC2086
-      taskset -c 0 java $JVM_OPTIONS -Xlog:gc:file="$OUT/tcp-gc.log" -jar "$JAR" -conf "{\"port\":$port}" \
+      taskset -c 0 java $JVM_OPTIONS -Xlog:gc:file="$OUT/tcp-gc.log" -jar "$JAR" -conf "{\"port\":$port,\"http\":{\"port\":0}}" \
           >"$OUT/tcp-server.log" 2>&1 &
       { set +x; } 2>/dev/null
       pid=$!
@@ -172,7 +172,7 @@ EOF
       # shellcheck disable=SC2086
       taskset -c 0 java $JVM_OPTIONS -Xlog:gc:file="$OUT/cluster-gc.log" \
           -Dvertx.hazelcast.config="$OUT/hazelcast-loopback.xml" -cp "$cp" io.github.vertxbeanstalkd.Main \
-          -conf "{\"port\":$port}" -cluster -cluster-host 127.0.0.1 >"$OUT/cluster-server.log" 2>&1 &
+          -conf "{\"port\":$port,\"http\":{\"port\":0}}" -cluster -cluster-host 127.0.0.1 >"$OUT/cluster-server.log" 2>&1 &
       { set +x; } 2>/dev/null
       pid=$!
       PIDS+=("$pid")

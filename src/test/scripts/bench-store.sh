@@ -204,7 +204,7 @@ wait_port() {
 start_ours() {
   local port
   port=$(free_port)
-  local conf="{\"host\":\"127.0.0.1\",\"port\":$port}"
+  local conf="{\"host\":\"127.0.0.1\",\"port\":$port,\"http\":{\"port\":0}}"
   local gc="-Xlog:gc:file=$OUT/gc-$1.log:timemillis,uptime,level,tags"
   echo "  $1: taskset -c 0 java $JVM_OPTIONS $gc -jar $JAR -conf '$conf'"
   # shellcheck disable=SC2086 # JVM_OPTIONS is a list of words

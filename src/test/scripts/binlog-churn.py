@@ -75,7 +75,7 @@ def reserve_bytes(path):
 def start_server(args, port, directory):
     if args.server == "ours":
         fsync = '"%s"' % args.fsync if args.fsync in ("always", "never") else args.fsync
-        conf = ('{"port":%d,"binlog":{"dir":"%s","fsync":%s,"segmentSize":%d}}'
+        conf = ('{"port":%d,"http":{"port":0},"binlog":{"dir":"%s","fsync":%s,"segmentSize":%d}}'
                 % (port, directory, fsync, args.segment_size))
         command = ["java", "-jar", args.jar, "-conf", conf]
     else:

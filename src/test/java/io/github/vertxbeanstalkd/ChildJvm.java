@@ -97,6 +97,17 @@ public final class ChildJvm implements AutoCloseable {
     RUNNING.remove(process);
   }
 
+  /** SIGTERM; returns the exit status, or fails if the process is still running after {@code millis}. */
+  public int terminate(long millis) throws InterruptedException {
+    process.destroy();
+    if (!process.waitFor(millis, TimeUnit.MILLISECONDS)) {
+      throw new IllegalStateException("process " + process.pid() + " still running " + millis + " ms after SIGTERM:\n"
+          + log());
+    }
+    RUNNING.remove(process);
+    return process.exitValue();
+  }
+
   @Override
   public void close() throws InterruptedException {
     if (process.isAlive()) {

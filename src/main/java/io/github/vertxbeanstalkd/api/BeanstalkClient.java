@@ -190,6 +190,16 @@ public final class BeanstalkClient {
     return request("pause-tube", new JsonObject().put("tube", tube).put("delay", delaySeconds)).mapEmpty();
   }
 
+  /** Drain mode, as SIGUSR1: every put that would be stored fails with DRAINING until {@link #undrain()}. */
+  public Future<Void> drain() {
+    return request("drain", new JsonObject()).mapEmpty();
+  }
+
+  /** Leaves drain mode without a restart: puts are accepted again. */
+  public Future<Void> undrain() {
+    return request("undrain", new JsonObject()).mapEmpty();
+  }
+
   /** Ends this client's session (quit): a reserve it waits in ends, and its jobs return to ready. */
   public Future<Void> close() {
     return request("quit", sessionRequest()).mapEmpty();

@@ -75,6 +75,18 @@ public final class BusFrontVerticle extends VerticleBase {
 
   private void onRequest(Message<Object> message) {
     String action = message.headers().get("action");
+    if ("drain".equals(action) || "undrain".equals(action)) {
+      // Server-wide, not a protocol command: straight to the engine, as SIGUSR1 does.
+      boolean isDraining = action.equals("drain");
+      vertx.eventBus().request(engineAddress.requests(), new EngineRequest.Drain(isDraining)).onComplete(r -> {
+        if (r.succeeded()) {
+          message.reply(new JsonObject().put("draining", isDraining));
+        } else {
+          message.fail(Failure.INTERNAL_ERROR.code(), "INTERNAL_ERROR " + r.cause().getMessage());
+        }
+      });
+      return;
+    }
     BusRequest request;
     try {
       request = requests.parse(action, message.body());

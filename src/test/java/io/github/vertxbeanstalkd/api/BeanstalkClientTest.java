@@ -46,6 +46,14 @@ class BeanstalkClientTest {
   }
 
   @Test
+  void drainThenUndrainWithoutARestart() {
+    Bus.await(client.drain());
+    assertEquals(Failure.DRAINING, failure(client.put("t", "refused")));
+    Bus.await(client.undrain());
+    assertEquals(2L, Bus.await(client.put("t", "accepted")));
+  }
+
+  @Test
   void binaryBodiesRoundTrip() {
     Buffer bytes = Buffer.buffer(new byte[] {0, (byte) 0xff, (byte) 0x80, 'z'});
     long id = Bus.await(client.put("bin", bytes, PutOptions.DEFAULTS.withPriority(3)));

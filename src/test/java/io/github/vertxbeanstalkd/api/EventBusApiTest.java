@@ -62,6 +62,15 @@ class EventBusApiTest {
   }
 
   @Test
+  void drainAndUndrainAreActionsToo() {
+    assertEquals(json("draining", true), bus.ok("drain", new JsonObject()));
+    bus.fails("put", json("body", "x"), Failure.DRAINING);
+    assertEquals(true, bus.ok("stats", new JsonObject()).getBoolean("draining"));
+    assertEquals(json("draining", false), bus.ok("undrain", new JsonObject()));
+    assertEquals(json("id", 2L), bus.ok("put", json("body", "x")));
+  }
+
+  @Test
   void aPutTakesTheContractsDefaults() {
     put("default", "x");
     JsonObject stats = bus.ok("stats-job", json("id", 1));

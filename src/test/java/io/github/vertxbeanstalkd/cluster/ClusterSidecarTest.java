@@ -53,7 +53,7 @@ class ClusterSidecarTest {
     sidecar = ChildJvm.start(List.of("-Dvertx.hazelcast.config=" + cluster.xmlFor(0, dir)),
         "io.github.vertxbeanstalkd.Main",
         List.of("io.github.vertxbeanstalkd.MainVerticle", "-cluster", "-cluster-host", "127.0.0.1", "-conf",
-            "{\"port\":0}"), dir.resolve("sidecar.log"));
+            "{\"port\":0,\"http\":{\"port\":0}}"), dir.resolve("sidecar.log"));
     app = await(cluster.node(1), 60);
     int port = Integer.parseInt(sidecar.await(LISTENING, START_MILLIS).group(1));
     BeanstalkClient client = BeanstalkClient.create(app);

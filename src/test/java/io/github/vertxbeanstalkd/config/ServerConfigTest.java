@@ -10,13 +10,37 @@ class ServerConfigTest {
 
   @Test
   void emptyJsonGivesTheDefaults() {
-    assertEquals(new ServerConfig("127.0.0.1", 11300, 65_535), ServerConfig.fromJson(new JsonObject()));
+    assertEquals(ServerConfig.defaults(), ServerConfig.fromJson(new JsonObject()));
+    assertEquals(new ServerConfig("127.0.0.1", 11300, 65_535).withHttp(new HttpConfig(true, "127.0.0.1", 11380, null)),
+        ServerConfig.fromJson(new JsonObject()));
   }
 
   @Test
   void fileValuesAreRead() {
     JsonObject json = new JsonObject().put("host", "0.0.0.0").put("port", 11400).put("maxJobSize", 1024);
-    assertEquals(new ServerConfig("0.0.0.0", 11400, 1024), ServerConfig.fromJson(json));
+    // The HTTP listener follows host unless told otherwise.
+    assertEquals(new ServerConfig("0.0.0.0", 11400, 1024).withHttp(new HttpConfig(true, "0.0.0.0", 11380, null)),
+        ServerConfig.fromJson(json));
+  }
+
+  @Test
+  void httpMetricsAndShutdownKeysFlatNestedAndFromTheEnvironment() {
+    ServerConfig nested = ServerConfig.fromJson(new JsonObject()
+        .put("http", new JsonObject().put("port", 0).put("host", "::1").put("token", "t"))
+        .put("metrics", new JsonObject().put("enabled", false)).put("shutdownGraceMillis", 2500));
+    assertEquals(new HttpConfig(true, "::1", 0, "t"), nested.http());
+    assertEquals(false, nested.isMetricsEnabled());
+    assertEquals(2500, nested.shutdownGraceMillis());
+    ServerConfig flat = ServerConfig.fromJson(new JsonObject().put("http.enabled", false).put("http.port", 9000)
+        .put("BEANSTALKD_HTTP_PORT", "9100").put("BEANSTALKD_METRICS_ENABLED", "false"));
+    assertEquals(new HttpConfig(false, "127.0.0.1", 9100, null), flat.http());
+    assertEquals(false, flat.isMetricsEnabled());
+    var e = assertThrows(IllegalArgumentException.class,
+        () -> ServerConfig.fromJson(new JsonObject().put("http", new JsonObject().put("port", 70000))));
+    assertEquals("config: 'http.port' must be between 0 and 65535, got 70000", e.getMessage());
+    e = assertThrows(IllegalArgumentException.class,
+        () -> ServerConfig.fromJson(new JsonObject().put("http", new JsonObject().put("tokens", "x"))));
+    assertEquals("config: unknown key 'http.tokens'", e.getMessage());
   }
 
   @Test

@@ -31,7 +31,7 @@ final class ServerProcess implements AutoCloseable {
   static ServerProcess start(Path dir, String fsync, long segmentSizeBytes, Path logFile)
       throws IOException, InterruptedException {
     String fsyncJson = fsync.matches("\\d+") ? fsync : '"' + fsync + '"';
-    String conf = "{\"port\":0,\"binlog\":{\"dir\":\"" + dir.toAbsolutePath() + "\",\"fsync\":" + fsyncJson
+    String conf = "{\"port\":0,\"http\":{\"port\":0},\"binlog\":{\"dir\":\"" + dir.toAbsolutePath() + "\",\"fsync\":" + fsyncJson
         + ",\"segmentSize\":" + segmentSizeBytes + "}}";
     ChildJvm jvm = ChildJvm.start(List.of(), "io.github.vertxbeanstalkd.Main",
         List.of("io.github.vertxbeanstalkd.MainVerticle", "-conf", conf), logFile);
