@@ -45,7 +45,7 @@ final class BusTarget implements AutoCloseable {
     Vertx vertx = Vertx.builder().with(options(eventLoops)).build();
     try {
       JsonObject config = new JsonObject().put("host", "127.0.0.1").put("port", 0)
-          .put("eventBus", new JsonObject().put("address", address));
+          .put("eventBus", new JsonObject().put("address", address)).put("http", new JsonObject().put("enabled", false));
       BeanstalkServer server = await(BeanstalkServer.deploy(vertx, config), "deploying the server");
       return new BusTarget(vertx, server, address, new ServerAddress("127.0.0.1", server.port()),
           "bus " + address + " in-JVM");
