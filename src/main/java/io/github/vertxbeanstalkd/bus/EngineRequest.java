@@ -21,6 +21,9 @@ public sealed interface EngineRequest {
   /** The client shut down its sending side: a blocked reserve ends with TIMED_OUT. */
   record InputEnded(ConnectionRef connection) implements EngineRequest {}
 
+  /** A connection over maxConnections was closed at once; only counted. */
+  record ConnectionRejected() implements EngineRequest {}
+
   /** The connection is gone. */
   record Close(ConnectionRef connection) implements EngineRequest {}
 

@@ -11,7 +11,8 @@ import java.util.Map;
  * @param tubes by name, in list-tubes order
  */
 public record EngineSnapshot(long takenAtEpochMillis, Map<String, TubeCounts> tubes, long[] commandCounts,
-    long jobTimeouts, long totalJobs, int currentConnections, long totalConnections, int currentWaiting,
+    long jobTimeouts, long totalJobs, int currentConnections, long totalConnections, long rejectedConnections,
+    int currentWaiting,
     boolean isDraining, long binlogBytes, long jobStoreBytes, long uptimeSeconds) {
 
   /** One tube's counts; {@code oldestReadyAgeSeconds} is how long its longest-waiting ready job has waited. */

@@ -19,6 +19,7 @@ public final class LocalCodec<T> implements MessageCodec<T, T> {
     register(vertx, EngineRequest.PutLineArrived.class);
     register(vertx, EngineRequest.InputEnded.class);
     register(vertx, EngineRequest.Close.class);
+    register(vertx, EngineRequest.ConnectionRejected.class);
     register(vertx, EngineRequest.Drain.class);
     register(vertx, EngineRequest.Snapshot.class);
     register(vertx, EngineRequest.Batch.class);

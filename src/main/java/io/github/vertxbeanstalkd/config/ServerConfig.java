@@ -11,7 +11,8 @@ import java.util.Set;
  * environment variables of {@link #ENVIRONMENT} override the file.
  */
 public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogConfig binlog, boolean isTcpEnabled,
-    EventBusConfig eventBus, HttpConfig http, boolean isMetricsEnabled, long shutdownGraceMillis) {
+    EventBusConfig eventBus, HttpConfig http, boolean isMetricsEnabled, long shutdownGraceMillis,
+    int maxConnections) {
   public static final String DEFAULT_HOST = "127.0.0.1";
   public static final int DEFAULT_PORT = 11300;
   /** BEHAVIOURS.md 4: 2^16 - 1, inclusive. */
@@ -20,15 +21,19 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
   public static final int MAX_JOB_SIZE_LIMIT = 1 << 30;
   /** How long a SIGTERM waits for replies in flight and the binlog's last fsync. */
   public static final long DEFAULT_SHUTDOWN_GRACE_MILLIS = 10_000;
+  /** File descriptors kept for everything but client connections: jars, binlog files, listeners, a cluster. */
+  static final int RESERVED_FILE_DESCRIPTORS = 256;
 
   /** Environment variable to config key. */
   public static final Map<String, String> ENVIRONMENT = Map.of(
       "BEANSTALKD_HOST", "host",
       "BEANSTALKD_PORT", "port",
       "BEANSTALKD_MAX_JOB_SIZE", "maxJobSize",
-      "BEANSTALKD_SHUTDOWN_GRACE_MILLIS", "shutdownGraceMillis");
+      "BEANSTALKD_SHUTDOWN_GRACE_MILLIS", "shutdownGraceMillis",
+      "BEANSTALKD_MAX_CONNECTIONS", "maxConnections");
 
-  private static final Set<String> KEYS = Set.of("host", "port", "maxJobSize", "shutdownGraceMillis");
+  private static final Set<String> KEYS =
+      Set.of("host", "port", "maxJobSize", "shutdownGraceMillis", "maxConnections");
   private static final Set<String> TCP_KEYS = Set.of("enabled");
   private static final Map<String, String> TCP_ENVIRONMENT = Map.of("BEANSTALKD_TCP_ENABLED", "tcp.enabled");
   private static final Set<String> METRICS_KEYS = Set.of("enabled");
@@ -44,7 +49,7 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
 
   public ServerConfig(String host, int port, int maxJobSizeBytes, BinlogConfig binlog) {
     this(host, port, maxJobSizeBytes, binlog, true, EventBusConfig.defaults(), HttpConfig.off(), true,
-        DEFAULT_SHUTDOWN_GRACE_MILLIS);
+        DEFAULT_SHUTDOWN_GRACE_MILLIS, defaultMaxConnections());
   }
 
   /** The launcher's defaults: every listener on, on loopback. */
@@ -71,40 +76,58 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
 
   public ServerConfig withMaxJobSize(int bytes) {
     return new ServerConfig(host, port, bytes, binlog, isTcpEnabled, eventBus, http, isMetricsEnabled,
-        shutdownGraceMillis);
+        shutdownGraceMillis, maxConnections);
   }
 
   public ServerConfig withBinlog(BinlogConfig config) {
     return new ServerConfig(host, port, maxJobSizeBytes, config, isTcpEnabled, eventBus, http, isMetricsEnabled,
-        shutdownGraceMillis);
+        shutdownGraceMillis, maxConnections);
   }
 
   /** Without the TCP listener: the queue is reached through the event bus only. */
   public ServerConfig withoutTcp() {
     return new ServerConfig(host, port, maxJobSizeBytes, binlog, false, eventBus, http, isMetricsEnabled,
-        shutdownGraceMillis);
+        shutdownGraceMillis, maxConnections);
   }
 
   public ServerConfig withEventBus(EventBusConfig config) {
     return new ServerConfig(host, port, maxJobSizeBytes, binlog, isTcpEnabled, config, http, isMetricsEnabled,
-        shutdownGraceMillis);
+        shutdownGraceMillis, maxConnections);
   }
 
   public ServerConfig withHttp(HttpConfig config) {
     return new ServerConfig(host, port, maxJobSizeBytes, binlog, isTcpEnabled, eventBus, config, isMetricsEnabled,
-        shutdownGraceMillis);
+        shutdownGraceMillis, maxConnections);
+  }
+
+  public ServerConfig withMaxConnections(int max) {
+    return new ServerConfig(host, port, maxJobSizeBytes, binlog, isTcpEnabled, eventBus, http, isMetricsEnabled,
+        shutdownGraceMillis, max);
+  }
+
+  /**
+   * The process's limit of open files less {@link #RESERVED_FILE_DESCRIPTORS}, so that a flood of
+   * connections cannot take the descriptors the binlog and the listeners need; at least 16.
+   */
+  public static int defaultMaxConnections() {
+    long limit = Integer.MAX_VALUE;
+    if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+        instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
+      limit = unix.getMaxFileDescriptorCount();
+    }
+    return (int) Math.max(16, Math.min(Integer.MAX_VALUE, limit - RESERVED_FILE_DESCRIPTORS));
   }
 
   /** Without the queue's own series and the per-command timing. */
   public ServerConfig withoutMetrics() {
     return new ServerConfig(host, port, maxJobSizeBytes, binlog, isTcpEnabled, eventBus, http, false,
-        shutdownGraceMillis);
+        shutdownGraceMillis, maxConnections);
   }
 
   /** The defaults as JSON, the lowest layer of the configuration. */
   public JsonObject toJson() {
     return new JsonObject().put("host", host).put("port", port).put("maxJobSize", maxJobSizeBytes)
-        .put("shutdownGraceMillis", shutdownGraceMillis);
+        .put("shutdownGraceMillis", shutdownGraceMillis).put("maxConnections", maxConnections);
   }
 
   /**
@@ -132,11 +155,13 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
     int port = (int) number(merged, "port", d.port(), 0, 65_535);
     int maxJobSize = (int) number(merged, "maxJobSize", d.maxJobSizeBytes(), 0, MAX_JOB_SIZE_LIMIT);
     long graceMillis = number(merged, "shutdownGraceMillis", d.shutdownGraceMillis(), 0, 600_000);
+    int maxConnections = (int) number(merged, "maxConnections", d.maxConnections(), 1, Integer.MAX_VALUE);
     boolean isTcpEnabled = new ConfigSection("tcp", TCP_KEYS, TCP_ENVIRONMENT, json).flag("enabled", true);
     boolean isMetricsEnabled =
         new ConfigSection("metrics", METRICS_KEYS, METRICS_ENVIRONMENT, json).flag("enabled", true);
     return new ServerConfig(host, port, maxJobSize, BinlogConfig.fromJson(json), isTcpEnabled,
-        EventBusConfig.fromJson(json), HttpConfig.fromJson(json, host), isMetricsEnabled, graceMillis);
+        EventBusConfig.fromJson(json), HttpConfig.fromJson(json, host), isMetricsEnabled, graceMillis,
+        maxConnections);
   }
 
   private static Set<String> sectionKeys() {

@@ -274,6 +274,11 @@ public final class QueueEngine {
     return table.reservedBytes();
   }
 
+  /** A connection over maxConnections was closed by its front. */
+  public void connectionRejected() {
+    sessions.rejectedConnections++;
+  }
+
   /** Counts and counters for metrics and the admin page, in O(tubes). */
   public EngineSnapshot snapshot(long epochMillis) {
     return Snapshots.take(this, epochMillis);

@@ -190,6 +190,8 @@ public final class QueueEngineVerticle extends VerticleBase {
         if (s != null) {
           engine.close(s);
         }
+      } else if (request instanceof EngineRequest.ConnectionRejected) {
+        engine.connectionRejected();
       } else if (request instanceof EngineRequest.Snapshot) {
         publishSnapshot();
       } else if (request instanceof EngineRequest.Drain drain) {

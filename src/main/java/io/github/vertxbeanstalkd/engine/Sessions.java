@@ -22,6 +22,8 @@ final class Sessions {
   };
   private int waitingCount;
   private long totalConnections;
+  /** Connections closed at once because maxConnections were open. */
+  long rejectedConnections;
   private int connectionCount;
 
   Sessions(JobTable table) {

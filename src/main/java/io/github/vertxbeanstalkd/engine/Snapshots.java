@@ -25,7 +25,8 @@ final class Snapshots {
     long[] counters = e.counters.clone();
     counters[Counter.NONE.ordinal()] = 0;
     return new EngineSnapshot(epochMillis, Collections.unmodifiableMap(tubes), counters, e.jobs.jobTimeouts, e.jobs.totalJobs,
-        e.sessions.connectionCount(), e.sessions.totalConnections(), e.sessions.waitingCount(), e.isDraining(),
+        e.sessions.connectionCount(), e.sessions.totalConnections(), e.sessions.rejectedConnections,
+        e.sessions.waitingCount(), e.isDraining(),
         e.binlog.stats().diskBytes(), e.jobStoreBytes(), (now - e.startNanos) / Clock.SECOND_NANOS);
   }
 }

@@ -54,6 +54,9 @@ public final class ServerMetrics implements EngineObserver {
     }
     Gauge.builder("beanstalkd.connections", this, m -> m.value(s -> s.currentConnections()))
         .description("Open TCP connections").register(registry);
+    FunctionCounter.builder("beanstalkd.connections.rejected", this,
+            m -> m.value(EngineSnapshot::rejectedConnections))
+        .description("Connections closed at once because maxConnections were open").register(registry);
     FunctionCounter.builder("beanstalkd.job.timeouts", this, m -> m.value(EngineSnapshot::jobTimeouts))
         .description("Reserved jobs whose time to run ran out").register(registry);
     Gauge.builder("beanstalkd.draining", this, m -> m.value(s -> s.isDraining() ? 1 : 0))

@@ -5,6 +5,7 @@ import io.github.vertxbeanstalkd.bus.EngineAddress;
 import io.github.vertxbeanstalkd.bus.EngineOutbox;
 import io.github.vertxbeanstalkd.bus.EngineReplies;
 import io.github.vertxbeanstalkd.bus.EngineReply;
+import io.github.vertxbeanstalkd.bus.EngineRequest;
 import io.github.vertxbeanstalkd.config.ServerConfig;
 import io.github.vertxbeanstalkd.metrics.CommandDurations;
 import io.vertx.core.Context;
@@ -26,6 +27,7 @@ public final class TcpServerVerticle extends VerticleBase {
   private final String replyAddress;
   private final CommandDurations durations;
   private final HashMap<Long, Connection> connections = new HashMap<>();
+  private final Rejections rejections = new Rejections();
   private long nextLocalId = 1;
   private MessageConsumer<EngineReplies> replies;
   private EngineOutbox engine;
@@ -91,6 +93,13 @@ public final class TcpServerVerticle extends VerticleBase {
   }
 
   private void accept(NetSocket socket) {
+    if (connections.size() >= config.maxConnections()) {
+      // Over the cap: closed at once, before any byte is read; the others are not touched.
+      socket.close();
+      engine.send(new EngineRequest.ConnectionRejected());
+      rejections.rejected(config.maxConnections(), socket.remoteAddress());
+      return;
+    }
     long id = nextLocalId++;
     Connection c = new Connection(socket, new ConnectionRef(replyAddress, id), engine::send,
         config.maxJobSizeBytes(), () -> connections.remove(id), durations);

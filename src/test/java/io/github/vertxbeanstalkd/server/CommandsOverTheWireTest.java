@@ -92,9 +92,10 @@ class CommandsOverTheWireTest extends DeployedServerTest {
     assertEquals("65535", s.get("max-job-size"));
     assertEquals("false", s.get("draining"));
     assertEquals("\"1.12\"", s.get("version"));
-    // 1.12's 51 keys, and the job store's bytes after them.
-    assertEquals(52, s.size());
+    // 1.12's 51 keys, then the job store's bytes and the connections refused at maxConnections.
+    assertEquals(53, s.size());
     assertTrue(Long.parseLong(s.get("current-job-store-bytes")) > 0);
+    assertEquals("0", s.get("rejected-connections"));
   }
 
   @Test

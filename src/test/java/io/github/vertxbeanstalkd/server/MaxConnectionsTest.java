@@ -1,0 +1,61 @@
+package io.github.vertxbeanstalkd.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.vertxbeanstalkd.TestClient;
+import io.github.vertxbeanstalkd.config.ServerConfig;
+import org.junit.jupiter.api.Test;
+
+/** maxConnections: one over the cap is closed at once and counted; the others go on untouched. */
+class MaxConnectionsTest extends DeployedServerTest {
+
+  @Override
+  protected ServerConfig config() {
+    return ServerConfig.forTests().withMaxConnections(3);
+  }
+
+  @Test
+  void aConnectionOverTheCapIsClosedAtOnceAndTheOthersAreUnaffected() throws InterruptedException {
+    TestClient a = connect();
+    TestClient b = connect();
+    TestClient c = connect();
+    a.send("put 0 0 60 1", "x").expect("INSERTED 1");
+    b.send("watch default").expect("WATCHING 1");
+    c.sendRaw("reserve-with-timeout 5\r\n");
+    assertEquals("RESERVED 1 1", c.readLine());
+    c.readLine();
+
+    TestClient over = connect();
+    over.expectClosed();
+    TestClient again = connect();
+    again.expectClosed();
+
+    // The three still work, with their state: c still holds job 1.
+    c.send("delete 1").expect("DELETED");
+    a.send("put 0 0 60 1", "y").expect("INSERTED 2");
+    var stats = b.stats("stats");
+    assertEquals("3", stats.get("current-connections"));
+    assertEquals("2", stats.get("rejected-connections"));
+    assertEquals("3", stats.get("total-connections"));
+
+    // Once one leaves, a new one is let in.
+    a.close();
+    assertEquals(true, eventually(2_000, () -> "2".equals(b.stats("stats").get("current-connections"))));
+    TestClient d = connect();
+    d.send("peek 2").expect("FOUND 2 1", "y");
+  }
+
+  @Test
+  void theDefaultFollowsTheOpenFileLimit() {
+    int max = ServerConfig.defaultMaxConnections();
+    long limit = ((com.sun.management.UnixOperatingSystemMXBean)
+        java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getMaxFileDescriptorCount();
+    // Room is left for what is not a client: jars, binlog files, listeners, a cluster.
+    assertTrue(limit - max >= 256 || max == 16, "default " + max + " with an open-file limit of " + limit);
+    assertTrue(max >= 16);
+    assertEquals(max, ServerConfig.fromJson(new io.vertx.core.json.JsonObject()).maxConnections());
+    assertEquals(7, ServerConfig.fromJson(new io.vertx.core.json.JsonObject().put("maxConnections", 7))
+        .maxConnections());
+  }
+}
