@@ -9,9 +9,12 @@ import java.util.Set;
 /**
  * The server's settings, validated. Read from the JSON config (launcher {@code -conf}), where the
  * environment variables of {@link #ENVIRONMENT} override the file.
+ *
+ * @param isWarmUpEnabled {@code tcp.warmUp}: before the port opens, a throwaway server is put
+ *     through the command path over loopback, so that the first client is answered at full speed
  */
 public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogConfig binlog, boolean isTcpEnabled,
-    EventBusConfig eventBus) {
+    boolean isWarmUpEnabled, EventBusConfig eventBus) {
   public static final String DEFAULT_HOST = "127.0.0.1";
   public static final int DEFAULT_PORT = 11300;
   /** BEHAVIOURS.md 4: 2^16 - 1, inclusive. */
@@ -26,18 +29,19 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
       "BEANSTALKD_MAX_JOB_SIZE", "maxJobSize");
 
   private static final Set<String> KEYS = Set.of("host", "port", "maxJobSize");
-  private static final Set<String> TCP_KEYS = Set.of("enabled");
-  private static final Map<String, String> TCP_ENVIRONMENT = Map.of("BEANSTALKD_TCP_ENABLED", "tcp.enabled");
+  private static final Set<String> TCP_KEYS = Set.of("enabled", "warmUp");
+  private static final Map<String, String> TCP_ENVIRONMENT = Map.of("BEANSTALKD_TCP_ENABLED", "tcp.enabled",
+      "BEANSTALKD_TCP_WARM_UP", "tcp.warmUp");
   /** Keys read by the sections, for the unknown-key check. */
   private static final Set<String> SECTION_KEYS = sectionKeys();
 
-  /** Jobs in memory only, both fronts on, the default event-bus address. */
+  /** Jobs in memory only, both fronts on, the TCP warm-up on, the default event-bus address. */
   public ServerConfig(String host, int port, int maxJobSizeBytes) {
     this(host, port, maxJobSizeBytes, BinlogConfig.inMemory());
   }
 
   public ServerConfig(String host, int port, int maxJobSizeBytes, BinlogConfig binlog) {
-    this(host, port, maxJobSizeBytes, binlog, true, EventBusConfig.defaults());
+    this(host, port, maxJobSizeBytes, binlog, true, true, EventBusConfig.defaults());
   }
 
   public static ServerConfig defaults() {
@@ -53,26 +57,33 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
     return all;
   }
 
-  /** Loopback, an ephemeral port, default limits. */
+  /**
+   * Loopback, an ephemeral port, default limits, no warm-up: a test JVM deploys hundreds of
+   * servers, and only its first would gain from one.
+   */
   public static ServerConfig forTests() {
-    return new ServerConfig(DEFAULT_HOST, 0, DEFAULT_MAX_JOB_SIZE);
+    return new ServerConfig(DEFAULT_HOST, 0, DEFAULT_MAX_JOB_SIZE).withWarmUp(false);
   }
 
   public ServerConfig withMaxJobSize(int bytes) {
-    return new ServerConfig(host, port, bytes, binlog, isTcpEnabled, eventBus);
+    return new ServerConfig(host, port, bytes, binlog, isTcpEnabled, isWarmUpEnabled, eventBus);
   }
 
   public ServerConfig withBinlog(BinlogConfig config) {
-    return new ServerConfig(host, port, maxJobSizeBytes, config, isTcpEnabled, eventBus);
+    return new ServerConfig(host, port, maxJobSizeBytes, config, isTcpEnabled, isWarmUpEnabled, eventBus);
   }
 
   /** Without the TCP listener: the queue is reached through the event bus only. */
   public ServerConfig withoutTcp() {
-    return new ServerConfig(host, port, maxJobSizeBytes, binlog, false, eventBus);
+    return new ServerConfig(host, port, maxJobSizeBytes, binlog, false, isWarmUpEnabled, eventBus);
+  }
+
+  public ServerConfig withWarmUp(boolean isEnabled) {
+    return new ServerConfig(host, port, maxJobSizeBytes, binlog, isTcpEnabled, isEnabled, eventBus);
   }
 
   public ServerConfig withEventBus(EventBusConfig config) {
-    return new ServerConfig(host, port, maxJobSizeBytes, binlog, isTcpEnabled, config);
+    return new ServerConfig(host, port, maxJobSizeBytes, binlog, isTcpEnabled, isWarmUpEnabled, config);
   }
 
   /** The defaults as JSON, the lowest layer of the configuration. */
@@ -104,9 +115,9 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
     String host = text(merged, "host", d.host());
     int port = (int) number(merged, "port", d.port(), 0, 65_535);
     int maxJobSize = (int) number(merged, "maxJobSize", d.maxJobSizeBytes(), 0, MAX_JOB_SIZE_LIMIT);
-    boolean isTcpEnabled = new ConfigSection("tcp", TCP_KEYS, TCP_ENVIRONMENT, json).flag("enabled", true);
-    return new ServerConfig(host, port, maxJobSize, BinlogConfig.fromJson(json), isTcpEnabled,
-        EventBusConfig.fromJson(json));
+    ConfigSection tcp = new ConfigSection("tcp", TCP_KEYS, TCP_ENVIRONMENT, json);
+    return new ServerConfig(host, port, maxJobSize, BinlogConfig.fromJson(json), tcp.flag("enabled", true),
+        tcp.flag("warmUp", true), EventBusConfig.fromJson(json));
   }
 
   private static Set<String> sectionKeys() {
