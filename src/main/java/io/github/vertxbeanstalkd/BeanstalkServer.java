@@ -89,10 +89,15 @@ public final class BeanstalkServer {
     if (http != null) {
       deployed = vertx.deployVerticle(http).onSuccess(ids::add);
     }
-    deployed = deployed.compose(v -> vertx.executeBlocking(ServerInfo::gather))
+    Future<ServerInfo> gathered = deployed.compose(v -> vertx.executeBlocking(ServerInfo::gather));
+    deployed = gathered
         .compose(info -> vertx.deployVerticle(new QueueEngineVerticle(address, info, config.maxJobSizeBytes(),
             config.binlog(), metrics == null ? EngineObserver.NONE : metrics)))
         .onSuccess(ids::add);
+    if (tcp != null && config.isWarmUpEnabled()) {
+      // After the engine (and its replay of the log), before the port opens.
+      deployed = deployed.compose(v -> Rehearsal.run(vertx, gathered.result()));
+    }
     if (tcp != null) {
       deployed = deployed.compose(v -> vertx.deployVerticle(tcp)).onSuccess(ids::add);
     }
@@ -174,7 +179,7 @@ public final class BeanstalkServer {
   }
 
   /** Undeploys in reverse order: the fronts stop before the engine they feed. */
-  private static Future<Void> undeploy(Vertx vertx, List<String> ids) {
+  static Future<Void> undeploy(Vertx vertx, List<String> ids) {
     Future<Void> done = Future.succeededFuture();
     for (int i = ids.size() - 1; i >= 0; i--) {
       String id = ids.get(i);

@@ -39,11 +39,29 @@ public final class ChildJvm implements AutoCloseable {
   public static ChildJvm start(List<String> jvmOptions, String mainClass, List<String> args, Path logFile)
       throws IOException {
     List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add(java());
     command.addAll(List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
     command.addAll(jvmOptions);
     command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
     command.addAll(args);
+    return launch(command, logFile);
+  }
+
+  /**
+   * Starts {@code java @jvmOptionsFile -jar jar args}, the command a user types, with nothing
+   * added.
+   */
+  public static ChildJvm startJar(Path jvmOptionsFile, Path jar, List<String> args, Path logFile) throws IOException {
+    List<String> command = new ArrayList<>(List.of(java(), "@" + jvmOptionsFile, "-jar", jar.toString()));
+    command.addAll(args);
+    return launch(command, logFile);
+  }
+
+  private static String java() {
+    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  }
+
+  private static ChildJvm launch(List<String> command, Path logFile) throws IOException {
     ProcessBuilder pb = new ProcessBuilder(command);
     pb.environment().keySet().removeIf(k -> k.startsWith("BEANSTALKD_"));
     pb.redirectErrorStream(true).redirectOutput(logFile.toFile());

@@ -76,7 +76,7 @@ public final class BeanstalkClient {
   /**
    * Reserves the best ready job of {@code tubes}, waiting up to {@code timeoutSeconds} (0: only a
    * job that is ready now); fails with TIMED_OUT, or DEADLINE_SOON while a job this client holds
-   * is about to time out.
+   * is about to time out. A negative timeout fails with BAD_FORMAT: the bus has no "forever".
    */
   public Future<BeanstalkJob> reserve(List<String> tubes, long timeoutSeconds) {
     JsonObject json = sessionRequest().put("tubes", new JsonArray(new ArrayList<>(tubes)))

@@ -60,6 +60,9 @@ final class BusRequests {
       case "reserve" -> {
         c.requireSession();
         List<String> tubes = tubes(json);
+        // EVENTBUS.md: reserve waits at most 'timeout' seconds and the sender's send timeout lies
+        // above that, so the bus has no "forever": a negative timeout stays BAD_FORMAT, unlike
+        // reserve-with-timeout -1 on TCP (BEHAVIOURS.md 3).
         return c.watching(tubes, new Command.Reserve(number(json, "timeout", 0, MAX_U32)));
       }
       case "reserve-job" -> {

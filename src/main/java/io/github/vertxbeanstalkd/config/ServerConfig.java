@@ -9,10 +9,13 @@ import java.util.Set;
 /**
  * The server's settings, validated. Read from the JSON config (launcher {@code -conf}), where the
  * environment variables of {@link #ENVIRONMENT} override the file.
+ *
+ * @param isWarmUpEnabled {@code tcp.warmUp}: before the port opens, a throwaway server is put
+ *     through the command path over loopback, so that the first client is answered at full speed
  */
 public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogConfig binlog, boolean isTcpEnabled,
-    EventBusConfig eventBus, HttpConfig http, boolean isMetricsEnabled, long shutdownGraceMillis,
-    int maxConnections) {
+    boolean isWarmUpEnabled, EventBusConfig eventBus, HttpConfig http, boolean isMetricsEnabled,
+    long shutdownGraceMillis, int maxConnections) {
   public static final String DEFAULT_HOST = "127.0.0.1";
   public static final int DEFAULT_PORT = 11300;
   /** BEHAVIOURS.md 4: 2^16 - 1, inclusive. */
@@ -34,28 +37,32 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
 
   private static final Set<String> KEYS =
       Set.of("host", "port", "maxJobSize", "shutdownGraceMillis", "maxConnections");
-  private static final Set<String> TCP_KEYS = Set.of("enabled");
-  private static final Map<String, String> TCP_ENVIRONMENT = Map.of("BEANSTALKD_TCP_ENABLED", "tcp.enabled");
+  private static final Set<String> TCP_KEYS = Set.of("enabled", "warmUp");
+  private static final Map<String, String> TCP_ENVIRONMENT = Map.of("BEANSTALKD_TCP_ENABLED", "tcp.enabled",
+      "BEANSTALKD_TCP_WARM_UP", "tcp.warmUp");
   private static final Set<String> METRICS_KEYS = Set.of("enabled");
   private static final Map<String, String> METRICS_ENVIRONMENT =
       Map.of("BEANSTALKD_METRICS_ENABLED", "metrics.enabled");
   /** Keys read by the sections, for the unknown-key check. */
   private static final Set<String> SECTION_KEYS = sectionKeys();
 
-  /** Jobs in memory only, both protocol fronts on, the default event-bus address, no HTTP listener. */
+  /**
+   * Jobs in memory only, both protocol fronts on, the TCP warm-up on, the default event-bus address,
+   * no HTTP listener.
+   */
   public ServerConfig(String host, int port, int maxJobSizeBytes) {
     this(host, port, maxJobSizeBytes, BinlogConfig.inMemory());
   }
 
   public ServerConfig(String host, int port, int maxJobSizeBytes, BinlogConfig binlog) {
-    this(host, port, maxJobSizeBytes, binlog, true, EventBusConfig.defaults(), HttpConfig.off(), true,
+    this(host, port, maxJobSizeBytes, binlog, true, true, EventBusConfig.defaults(), HttpConfig.off(), true,
         DEFAULT_SHUTDOWN_GRACE_MILLIS, defaultMaxConnections());
   }
 
   /** The launcher's defaults: every listener on, on loopback. */
   public static ServerConfig defaults() {
-    return new ServerConfig(DEFAULT_HOST, DEFAULT_PORT, DEFAULT_MAX_JOB_SIZE)
-        .withHttp(new HttpConfig(true, DEFAULT_HOST, HttpConfig.DEFAULT_PORT, null));
+    return new ServerConfig(DEFAULT_HOST, DEFAULT_PORT, DEFAULT_MAX_JOB_SIZE) .withHttp(new HttpConfig(true,
+        DEFAULT_HOST, HttpConfig.DEFAULT_PORT, null));
   }
 
   /** Every environment variable the configuration reads. */
@@ -71,38 +78,43 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
 
   /** Loopback, an ephemeral port, default limits. */
   public static ServerConfig forTests() {
-    return new ServerConfig(DEFAULT_HOST, 0, DEFAULT_MAX_JOB_SIZE);
+    return new ServerConfig(DEFAULT_HOST, 0, DEFAULT_MAX_JOB_SIZE).withWarmUp(false);
   }
 
   public ServerConfig withMaxJobSize(int bytes) {
-    return new ServerConfig(host, port, bytes, binlog, isTcpEnabled, eventBus, http, isMetricsEnabled,
-        shutdownGraceMillis, maxConnections);
+    return new ServerConfig(host, port, bytes, binlog, isTcpEnabled, isWarmUpEnabled, eventBus, http,
+        isMetricsEnabled, shutdownGraceMillis, maxConnections);
   }
 
   public ServerConfig withBinlog(BinlogConfig config) {
-    return new ServerConfig(host, port, maxJobSizeBytes, config, isTcpEnabled, eventBus, http, isMetricsEnabled,
-        shutdownGraceMillis, maxConnections);
+    return new ServerConfig(host, port, maxJobSizeBytes, config, isTcpEnabled, isWarmUpEnabled, eventBus, http,
+        isMetricsEnabled, shutdownGraceMillis, maxConnections);
   }
 
   /** Without the TCP listener: the queue is reached through the event bus only. */
   public ServerConfig withoutTcp() {
-    return new ServerConfig(host, port, maxJobSizeBytes, binlog, false, eventBus, http, isMetricsEnabled,
-        shutdownGraceMillis, maxConnections);
+    return new ServerConfig(host, port, maxJobSizeBytes, binlog, false, isWarmUpEnabled, eventBus, http,
+        isMetricsEnabled, shutdownGraceMillis, maxConnections);
   }
 
   public ServerConfig withEventBus(EventBusConfig config) {
-    return new ServerConfig(host, port, maxJobSizeBytes, binlog, isTcpEnabled, config, http, isMetricsEnabled,
-        shutdownGraceMillis, maxConnections);
+    return new ServerConfig(host, port, maxJobSizeBytes, binlog, isTcpEnabled, isWarmUpEnabled, config, http,
+        isMetricsEnabled, shutdownGraceMillis, maxConnections);
+  }
+
+  public ServerConfig withWarmUp(boolean isEnabled) {
+    return new ServerConfig(host, port, maxJobSizeBytes, binlog, isTcpEnabled, isEnabled, eventBus, http,
+        isMetricsEnabled, shutdownGraceMillis, maxConnections);
   }
 
   public ServerConfig withHttp(HttpConfig config) {
-    return new ServerConfig(host, port, maxJobSizeBytes, binlog, isTcpEnabled, eventBus, config, isMetricsEnabled,
-        shutdownGraceMillis, maxConnections);
+    return new ServerConfig(host, port, maxJobSizeBytes, binlog, isTcpEnabled, isWarmUpEnabled, eventBus, config,
+        isMetricsEnabled, shutdownGraceMillis, maxConnections);
   }
 
   public ServerConfig withMaxConnections(int max) {
-    return new ServerConfig(host, port, maxJobSizeBytes, binlog, isTcpEnabled, eventBus, http, isMetricsEnabled,
-        shutdownGraceMillis, max);
+    return new ServerConfig(host, port, maxJobSizeBytes, binlog, isTcpEnabled, isWarmUpEnabled, eventBus, http,
+        isMetricsEnabled, shutdownGraceMillis, max);
   }
 
   /**
@@ -120,7 +132,7 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
 
   /** Without the queue's own series and the per-command timing. */
   public ServerConfig withoutMetrics() {
-    return new ServerConfig(host, port, maxJobSizeBytes, binlog, isTcpEnabled, eventBus, http, false,
+    return new ServerConfig(host, port, maxJobSizeBytes, binlog, isTcpEnabled, isWarmUpEnabled, eventBus, http, false,
         shutdownGraceMillis, maxConnections);
   }
 
@@ -156,12 +168,12 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
     int maxJobSize = (int) number(merged, "maxJobSize", d.maxJobSizeBytes(), 0, MAX_JOB_SIZE_LIMIT);
     long graceMillis = number(merged, "shutdownGraceMillis", d.shutdownGraceMillis(), 0, 600_000);
     int maxConnections = (int) number(merged, "maxConnections", d.maxConnections(), 1, Integer.MAX_VALUE);
-    boolean isTcpEnabled = new ConfigSection("tcp", TCP_KEYS, TCP_ENVIRONMENT, json).flag("enabled", true);
+    ConfigSection tcp = new ConfigSection("tcp", TCP_KEYS, TCP_ENVIRONMENT, json);
     boolean isMetricsEnabled =
         new ConfigSection("metrics", METRICS_KEYS, METRICS_ENVIRONMENT, json).flag("enabled", true);
-    return new ServerConfig(host, port, maxJobSize, BinlogConfig.fromJson(json), isTcpEnabled,
-        EventBusConfig.fromJson(json), HttpConfig.fromJson(json, host), isMetricsEnabled, graceMillis,
-        maxConnections);
+    return new ServerConfig(host, port, maxJobSize, BinlogConfig.fromJson(json), tcp.flag("enabled", true),
+        tcp.flag("warmUp", true), EventBusConfig.fromJson(json), HttpConfig.fromJson(json, host), isMetricsEnabled,
+        graceMillis, maxConnections);
   }
 
   private static Set<String> sectionKeys() {

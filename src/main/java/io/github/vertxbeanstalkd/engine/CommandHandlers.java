@@ -81,7 +81,7 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
 
   @Override
   public Reply reserve(Session s, Command.Reserve cmd) {
-    engine.count(cmd.hasTimeout() ? Counter.RESERVE_WITH_TIMEOUT : Counter.RESERVE);
+    engine.count(cmd.isWithTimeout() ? Counter.RESERVE_WITH_TIMEOUT : Counter.RESERVE);
     s.isWorker = true;
     long now = engine.nowNanos();
     JobTable table = jobs.table;

@@ -53,11 +53,18 @@ public sealed interface Command extends ParsedLine {
   }
 
   /**
-   * {@code reserve} ({@code timeoutSeconds} is -1) or {@code reserve-with-timeout} (an unsigned
-   * 32-bit number of seconds, widened to long).
+   * {@code reserve} or {@code reserve-with-timeout} ({@code isWithTimeout}, which picks the stats
+   * counter); a negative {@code timeoutSeconds} waits with no timeout. BEHAVIOURS.md 3: 1.12 takes
+   * a negative {@code reserve-with-timeout} argument to mean "forever", and clients rely on it.
    */
-  record Reserve(long timeoutSeconds) implements Command {
-    public static final Reserve FOREVER = new Reserve(-1);
+  record Reserve(long timeoutSeconds, boolean isWithTimeout) implements Command {
+    /** Plain {@code reserve}. */
+    public static final Reserve FOREVER = new Reserve(-1, false);
+
+    /** {@code reserve-with-timeout}, counted as such whatever the number of seconds. */
+    public Reserve(long timeoutSeconds) {
+      this(timeoutSeconds, true);
+    }
 
     public boolean hasTimeout() {
       return timeoutSeconds >= 0;

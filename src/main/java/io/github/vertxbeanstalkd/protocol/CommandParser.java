@@ -46,9 +46,7 @@ public final class CommandParser {
     } else if (line.startsWith("peek-buried")) {
       return exact(line, "peek-buried", Command.PeekState.BURIED);
     } else if (line.startsWith("reserve-with-timeout ")) {
-      Args a = new Args(line, 21);
-      long seconds = a.u32();
-      return a.ok() && a.atEnd() ? new Command.Reserve(seconds) : Command.Invalid.BAD_FORMAT;
+      return reserveWithTimeout(line);
     } else if (line.startsWith("reserve-job ")) {
       return jobId(line, 12, Command.ReserveJob::new);
     } else if (line.startsWith("reserve")) {
@@ -122,6 +120,46 @@ public final class CommandParser {
       return Command.Invalid.BAD_FORMAT;
     }
     return new PutHeader((int) pri, (int) delay, (int) ttr, bytes);
+  }
+
+  /**
+   * BEHAVIOURS.md 3 (required: JavaBeanstalkClient sends {@code -1} to wait forever): 1.12 reads
+   * the timeout with {@code strtol(s, &end, 10)} into a C {@code int} and ignores {@code end}. So
+   * C white space and a sign may come first, anything may follow the digits, no digits at all read
+   * as 0, only a value outside a 64-bit long is BAD_FORMAT, and the long keeps its low 32 bits:
+   * 4294967296 is 0, 4294967297 is 1, and 2147483648 or -1 is negative, which waits like
+   * {@code reserve} (but is still counted as {@code reserve-with-timeout}).
+   */
+  private static ParsedLine reserveWithTimeout(String line) {
+    int pos = "reserve-with-timeout ".length();
+    int n = line.length();
+    while (pos < n && isCSpace(line.charAt(pos))) {
+      pos++;
+    }
+    boolean isNegative = false;
+    if (pos < n && (line.charAt(pos) == '-' || line.charAt(pos) == '+')) {
+      isNegative = line.charAt(pos) == '-';
+      pos++;
+    }
+    // Accumulated as a negative number, so that -9223372036854775808 fits as strtol's does.
+    long negated = 0;
+    for (char c; pos < n && (c = line.charAt(pos)) >= '0' && c <= '9'; pos++) {
+      int digit = c - '0';
+      if (negated < (Long.MIN_VALUE + digit) / 10) {
+        return Command.Invalid.BAD_FORMAT; // strtol's ERANGE
+      }
+      negated = negated * 10 - digit;
+    }
+    if (!isNegative && negated == Long.MIN_VALUE) {
+      return Command.Invalid.BAD_FORMAT; // 9223372036854775808: ERANGE on the positive side
+    }
+    int seconds = (int) (isNegative ? negated : -negated); // C's long-to-int conversion
+    return new Command.Reserve(seconds < 0 ? -1 : seconds);
+  }
+
+  /** C's {@code isspace} in the "C" locale, which {@code strtol} skips before the number. */
+  private static boolean isCSpace(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\u000b' || c == '\f' || c == '\r';
   }
 
   private static ParsedLine pauseTube(String line) {

@@ -86,6 +86,7 @@ class BeanstalkClientTest {
     assertTrue(Bus.await(client.listTubes()).contains("t"));
     assertEquals(1L, Bus.await(client.stats()).getLong("current-jobs-buried"));
     assertEquals(Failure.TIMED_OUT, failure(client.reserve("empty", 0)));
+    assertEquals(Failure.BAD_FORMAT, failure(client.reserve("empty", -1)));
     Bus.await(client.close());
   }
 

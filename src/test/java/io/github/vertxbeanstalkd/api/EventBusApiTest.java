@@ -231,6 +231,9 @@ class EventBusApiTest {
     bus.fails("reserve", json("session", "w", "tubes", new JsonArray()), Failure.BAD_FORMAT);
     bus.fails("reserve", json("session", "w", "tubes", "default"), Failure.BAD_FORMAT);
     bus.fails("reserve", json("session", 7), Failure.BAD_FORMAT);
+    // unlike reserve-with-timeout -1 on TCP, the bus has no "wait forever" (EVENTBUS.md)
+    bus.fails("reserve", json("session", "w", "timeout", -1), Failure.BAD_FORMAT);
+    bus.fails("reserve", json("session", "w", "timeout", 4_294_967_296L), Failure.BAD_FORMAT);
     bus.fails("kick", json("tube", "t"), Failure.BAD_FORMAT);
     ReplyException e = bus.fails("stats-job", json(), Failure.BAD_FORMAT);
     assertTrue(e.getMessage().contains("'id'"), "the text says which field: " + e.getMessage());

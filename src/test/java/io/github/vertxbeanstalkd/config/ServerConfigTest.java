@@ -1,7 +1,9 @@
 package io.github.vertxbeanstalkd.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
@@ -50,6 +52,20 @@ class ServerConfigTest {
     ServerConfig config = ServerConfig.fromJson(json);
     assertEquals(11500, config.port());
     assertEquals(2048, config.maxJobSizeBytes());
+  }
+
+  @Test
+  void theWarmUpIsOnUnlessTurnedOff() {
+    assertTrue(ServerConfig.fromJson(new JsonObject()).isWarmUpEnabled());
+    assertFalse(ServerConfig.fromJson(new JsonObject().put("tcp", new JsonObject().put("warmUp", false)))
+        .isWarmUpEnabled());
+    assertFalse(ServerConfig.fromJson(new JsonObject().put("tcp.warmUp", "false")).isWarmUpEnabled());
+    assertFalse(ServerConfig.fromJson(new JsonObject().put("tcp.warmUp", true).put("BEANSTALKD_TCP_WARM_UP", "false"))
+        .isWarmUpEnabled());
+    assertFalse(ServerConfig.forTests().isWarmUpEnabled());
+    var e = assertThrows(IllegalArgumentException.class,
+        () -> ServerConfig.fromJson(new JsonObject().put("tcp.warmUp", "yes")));
+    assertEquals("config: 'tcp.warmUp' must be true or false, got yes", e.getMessage());
   }
 
   @Test

@@ -36,6 +36,28 @@ class WaitingReserversTest {
   }
 
   @Test
+  void aNegativeReserveWithTimeoutWaitsWithNoTimeoutAndCountsAsReserveWithTimeout() {
+    // BEHAVIOURS.md 3 (required): the parser turns "reserve-with-timeout -1" into this command.
+    assertEquals(List.of(), f.send(waiter, reserveWithTimeout(-1)));
+    f.passSeconds(100L * 365 * 24 * 3600);
+    assertEquals(List.of(), f.take(waiter));
+    f.send(producer, put("job"));
+    assertEquals(List.of("RESERVED 1 job"), f.take(waiter));
+    assertEquals("1", f.stats().get("cmd-reserve-with-timeout"));
+    assertEquals("0", f.stats().get("cmd-reserve"));
+  }
+
+  @Test
+  void theLongestReserveWithTimeoutStillTimesOut() {
+    // 2^31 - 1 seconds, the largest positive timeout 1.12's int holds: about 68 years.
+    assertEquals(List.of(), f.send(waiter, reserveWithTimeout(Integer.MAX_VALUE)));
+    f.passSeconds(Integer.MAX_VALUE - 1L);
+    assertEquals(List.of(), f.take(waiter));
+    f.passSeconds(1);
+    assertEquals(List.of("TIMED_OUT"), f.take(waiter));
+  }
+
+  @Test
   void aBlockedReserveIsWokenByARelease() {
     f.send(producer, put("job"));
     f.send(holder, reserve());

@@ -124,6 +124,14 @@ class CommandReaderTest {
   }
 
   @Test
+  void looseReserveWithTimeoutArgumentsSurviveOneBytePerBuffer() {
+    // BEHAVIOURS.md 3: strtol reads a sign and leading white space, and stops at the first non-digit.
+    feed("reserve-with-timeout -1\r\nreserve-with-timeout \t+2x\r\nreserve-with-timeout \r\n", 1);
+    assertEquals(List.of("Reserve[timeoutSeconds=-1, isWithTimeout=true]",
+        "Reserve[timeoutSeconds=2, isWithTimeout=true]", "Reserve[timeoutSeconds=0, isWithTimeout=true]"), seen);
+  }
+
+  @Test
   void bareLfDoesNotEndALine() {
     feed("list-tube-used\n\r\nstats\r\n", 1);
     assertEquals(List.of("BAD_FORMAT", "Stats[]"), seen);

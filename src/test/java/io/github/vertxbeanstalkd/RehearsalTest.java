@@ -1,0 +1,58 @@
+package io.github.vertxbeanstalkd;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.github.vertxbeanstalkd.config.ServerConfig;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.junit5.VertxExtension;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The start-up warm-up in process; {@link WarmUpJarIT} checks the packaged server the same way. */
+@ExtendWith(VertxExtension.class)
+class RehearsalTest {
+  /** Values that differ between two servers: id is random for each. */
+  private static final Set<String> PER_SERVER = Set.of("id", "uptime", "rusage-utime", "rusage-stime");
+
+  @Test
+  void theScriptGetsTheRepliesItExpectsFromARealServer(Vertx vertx) throws Exception {
+    BeanstalkServer server = await(BeanstalkServer.deploy(vertx, ServerConfig.forTests()));
+    // It throws on the first reply it did not expect, which at start-up would only log a warning.
+    assertEquals(2 * 38, RehearsalScript.play("127.0.0.1", server.port(), 2));
+  }
+
+  @Test
+  void aServerThatWarmedUpLooksFreshToItsFirstClient(Vertx vertx) {
+    Map<String, String> warmed = firstLook(vertx, ServerConfig.forTests().withWarmUp(true));
+    Map<String, String> fresh = firstLook(vertx, ServerConfig.forTests());
+    assertEquals(fresh, warmed);
+  }
+
+  /** What the first client sees: the first put's id, stats, the tubes. */
+  private static Map<String, String> firstLook(Vertx vertx, ServerConfig config) {
+    BeanstalkServer server = await(BeanstalkServer.deploy(vertx, config));
+    try (TestClient client = TestClient.connect(server.port())) {
+      client.send("put 0 0 60 1", "x").expect("INSERTED 1");
+      Map<String, String> seen = new LinkedHashMap<>(client.stats("stats"));
+      seen.keySet().removeAll(PER_SERVER);
+      client.stats("stats-tube default").forEach((k, v) -> seen.put("default." + k, v));
+      client.send("list-tubes").expectDocument("---\n- default\n");
+      return seen;
+    } finally {
+      await(server.close());
+    }
+  }
+
+  private static <T> T await(Future<T> f) {
+    try {
+      return f.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
