@@ -65,7 +65,7 @@ class WarmUpJarIT {
 
   @Test
   void theFirstCommandIsAnsweredQuicklyAndTheWarmUpLeavesNoTrace() throws Exception {
-    int port = startJar(new JsonObject().put("port", 0));
+    int port = startJar(new JsonObject().put("port", 0).put("http", new JsonObject().put("port", 0)));
     try (TestClient client = TestClient.connect(port)) {
       long start = System.nanoTime();
       client.send("put 0 0 60 1", "x").expect("INSERTED 1");
@@ -93,7 +93,8 @@ class WarmUpJarIT {
     Path copy = tmp.resolve("copy");
     copyDirectory(dir, copy);
 
-    int port = startJar(new JsonObject().put("port", 0).put("binlog", binlog));
+    int port = startJar(new JsonObject().put("port", 0).put("http", new JsonObject().put("port", 0))
+        .put("binlog", binlog));
     try (TestClient client = TestClient.connect(port)) {
       Map<String, String> atStart = withoutPerProcess(client.stats("stats"));
       client.send("put 0 0 60 1", "d").expect("INSERTED 4");
