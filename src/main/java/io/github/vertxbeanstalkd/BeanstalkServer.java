@@ -92,7 +92,8 @@ public final class BeanstalkServer {
     Future<ServerInfo> gathered = deployed.compose(v -> vertx.executeBlocking(ServerInfo::gather));
     deployed = gathered
         .compose(info -> vertx.deployVerticle(new QueueEngineVerticle(address, info, config.maxJobSizeBytes(),
-            config.binlog(), metrics == null ? EngineObserver.NONE : metrics)))
+            config.binlog(), metrics == null ? EngineObserver.NONE : metrics)
+            .withMaxMemory(config.maxMemoryBytes())))
         .onSuccess(ids::add);
     if (tcp != null && config.isWarmUpEnabled()) {
       // After the engine (and its replay of the log), before the port opens.

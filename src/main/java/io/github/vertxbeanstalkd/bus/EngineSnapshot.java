@@ -13,7 +13,8 @@ import java.util.Map;
 public record EngineSnapshot(long takenAtEpochMillis, Map<String, TubeCounts> tubes, long[] commandCounts,
     long jobTimeouts, long totalJobs, int currentConnections, long totalConnections, long rejectedConnections,
     int currentWaiting,
-    boolean isDraining, long binlogBytes, long jobStoreBytes, long uptimeSeconds) {
+    boolean isDraining, long binlogBytes, long jobStoreBytes, long memoryBytes, long maxMemoryBytes,
+    long uptimeSeconds) {
 
   /** One tube's counts; {@code oldestReadyAgeSeconds} is how long its longest-waiting ready job has waited. */
   public record TubeCounts(String name, long urgent, long ready, long reserved, long delayed, long buried,

@@ -15,7 +15,7 @@ import java.util.Set;
  */
 public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogConfig binlog, boolean isTcpEnabled,
     boolean isWarmUpEnabled, EventBusConfig eventBus, HttpConfig http, boolean isMetricsEnabled,
-    long shutdownGraceMillis, int maxConnections) {
+    long shutdownGraceMillis, int maxConnections, long maxMemoryBytes) {
   public static final String DEFAULT_HOST = "127.0.0.1";
   public static final int DEFAULT_PORT = 11300;
   /** BEHAVIOURS.md 4: 2^16 - 1, inclusive. */
@@ -33,10 +33,11 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
       "BEANSTALKD_PORT", "port",
       "BEANSTALKD_MAX_JOB_SIZE", "maxJobSize",
       "BEANSTALKD_SHUTDOWN_GRACE_MILLIS", "shutdownGraceMillis",
-      "BEANSTALKD_MAX_CONNECTIONS", "maxConnections");
+      "BEANSTALKD_MAX_CONNECTIONS", "maxConnections",
+      "BEANSTALKD_MAX_MEMORY", "maxMemory");
 
   private static final Set<String> KEYS =
-      Set.of("host", "port", "maxJobSize", "shutdownGraceMillis", "maxConnections");
+      Set.of("host", "port", "maxJobSize", "shutdownGraceMillis", "maxConnections", "maxMemory");
   private static final Set<String> TCP_KEYS = Set.of("enabled", "warmUp");
   private static final Map<String, String> TCP_ENVIRONMENT = Map.of("BEANSTALKD_TCP_ENABLED", "tcp.enabled",
       "BEANSTALKD_TCP_WARM_UP", "tcp.warmUp");
@@ -56,7 +57,7 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
 
   public ServerConfig(String host, int port, int maxJobSizeBytes, BinlogConfig binlog) {
     this(host, port, maxJobSizeBytes, binlog, true, true, EventBusConfig.defaults(), HttpConfig.off(), true,
-        DEFAULT_SHUTDOWN_GRACE_MILLIS, defaultMaxConnections());
+        DEFAULT_SHUTDOWN_GRACE_MILLIS, defaultMaxConnections(), 0);
   }
 
   /** The launcher's defaults: every listener on, on loopback. */
@@ -83,38 +84,44 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
 
   public ServerConfig withMaxJobSize(int bytes) {
     return new ServerConfig(host, port, bytes, binlog, isTcpEnabled, isWarmUpEnabled, eventBus, http,
-        isMetricsEnabled, shutdownGraceMillis, maxConnections);
+        isMetricsEnabled, shutdownGraceMillis, maxConnections, maxMemoryBytes);
   }
 
   public ServerConfig withBinlog(BinlogConfig config) {
     return new ServerConfig(host, port, maxJobSizeBytes, config, isTcpEnabled, isWarmUpEnabled, eventBus, http,
-        isMetricsEnabled, shutdownGraceMillis, maxConnections);
+        isMetricsEnabled, shutdownGraceMillis, maxConnections, maxMemoryBytes);
   }
 
   /** Without the TCP listener: the queue is reached through the event bus only. */
   public ServerConfig withoutTcp() {
     return new ServerConfig(host, port, maxJobSizeBytes, binlog, false, isWarmUpEnabled, eventBus, http,
-        isMetricsEnabled, shutdownGraceMillis, maxConnections);
+        isMetricsEnabled, shutdownGraceMillis, maxConnections, maxMemoryBytes);
   }
 
   public ServerConfig withEventBus(EventBusConfig config) {
     return new ServerConfig(host, port, maxJobSizeBytes, binlog, isTcpEnabled, isWarmUpEnabled, config, http,
-        isMetricsEnabled, shutdownGraceMillis, maxConnections);
+        isMetricsEnabled, shutdownGraceMillis, maxConnections, maxMemoryBytes);
   }
 
   public ServerConfig withWarmUp(boolean isEnabled) {
     return new ServerConfig(host, port, maxJobSizeBytes, binlog, isTcpEnabled, isEnabled, eventBus, http,
-        isMetricsEnabled, shutdownGraceMillis, maxConnections);
+        isMetricsEnabled, shutdownGraceMillis, maxConnections, maxMemoryBytes);
   }
 
   public ServerConfig withHttp(HttpConfig config) {
     return new ServerConfig(host, port, maxJobSizeBytes, binlog, isTcpEnabled, isWarmUpEnabled, eventBus, config,
-        isMetricsEnabled, shutdownGraceMillis, maxConnections);
+        isMetricsEnabled, shutdownGraceMillis, maxConnections, maxMemoryBytes);
+  }
+
+  /** @param bytes the cap on what the queue holds; 0 for the default share of the job store's limit */
+  public ServerConfig withMaxMemory(long bytes) {
+    return new ServerConfig(host, port, maxJobSizeBytes, binlog, isTcpEnabled, isWarmUpEnabled, eventBus, http,
+        isMetricsEnabled, shutdownGraceMillis, maxConnections, bytes);
   }
 
   public ServerConfig withMaxConnections(int max) {
     return new ServerConfig(host, port, maxJobSizeBytes, binlog, isTcpEnabled, isWarmUpEnabled, eventBus, http,
-        isMetricsEnabled, shutdownGraceMillis, max);
+        isMetricsEnabled, shutdownGraceMillis, max, maxMemoryBytes);
   }
 
   /**
@@ -133,7 +140,7 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
   /** Without the queue's own series and the per-command timing. */
   public ServerConfig withoutMetrics() {
     return new ServerConfig(host, port, maxJobSizeBytes, binlog, isTcpEnabled, isWarmUpEnabled, eventBus, http, false,
-        shutdownGraceMillis, maxConnections);
+        shutdownGraceMillis, maxConnections, maxMemoryBytes);
   }
 
   /** The defaults as JSON, the lowest layer of the configuration. */
@@ -168,12 +175,13 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
     int maxJobSize = (int) number(merged, "maxJobSize", d.maxJobSizeBytes(), 0, MAX_JOB_SIZE_LIMIT);
     long graceMillis = number(merged, "shutdownGraceMillis", d.shutdownGraceMillis(), 0, 600_000);
     int maxConnections = (int) number(merged, "maxConnections", d.maxConnections(), 1, Integer.MAX_VALUE);
+    long maxMemory = number(merged, "maxMemory", 0, 0, Long.MAX_VALUE);
     ConfigSection tcp = new ConfigSection("tcp", TCP_KEYS, TCP_ENVIRONMENT, json);
     boolean isMetricsEnabled =
         new ConfigSection("metrics", METRICS_KEYS, METRICS_ENVIRONMENT, json).flag("enabled", true);
     return new ServerConfig(host, port, maxJobSize, BinlogConfig.fromJson(json), tcp.flag("enabled", true),
         tcp.flag("warmUp", true), EventBusConfig.fromJson(json), HttpConfig.fromJson(json, host), isMetricsEnabled,
-        graceMillis, maxConnections);
+        graceMillis, maxConnections, maxMemory);
   }
 
   private static Set<String> sectionKeys() {

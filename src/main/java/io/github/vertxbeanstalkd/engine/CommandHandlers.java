@@ -49,6 +49,10 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
     if (refused != null) {
       return refused;
     }
+    if (!engine.memory.admits(jobs.table.roomFor(cmd.body().length))) {
+      // maxMemory: this job would pass the cap; every command that frees memory still works.
+      return Reply.Word.OUT_OF_MEMORY;
+    }
     long now = engine.nowNanos();
     // protocol.txt: a ttr of 0 is silently raised to 1.
     int ttr = cmd.ttrSeconds() == 0 ? 1 : cmd.ttrSeconds();
@@ -74,6 +78,9 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
   @Override
   public Reply use(Session s, Command.Use cmd) {
     engine.count(Counter.USE);
+    if (!engine.tubes.exists(cmd.tube()) && !engine.memory.admits(MemoryCap.TUBE_BYTES)) {
+      return Reply.Word.OUT_OF_MEMORY;
+    }
     Tube t = engine.tubes.getOrCreate(cmd.tube());
     engine.tubes.use(s, t);
     return new Reply.Using(t.name);
@@ -176,6 +183,11 @@ final class CommandHandlers implements Command.Handler<Session, Reply> {
   @Override
   public Reply watch(Session s, Command.Watch cmd) {
     engine.count(Counter.WATCH);
+    boolean isNewTube = !engine.tubes.exists(cmd.tube());
+    if ((isNewTube || !s.isWatching(cmd.tube()))
+        && !engine.memory.admits(MemoryCap.WATCH_BYTES + (isNewTube ? MemoryCap.TUBE_BYTES : 0))) {
+      return Reply.Word.OUT_OF_MEMORY;
+    }
     engine.tubes.watch(s, engine.tubes.getOrCreate(cmd.tube()));
     return Reply.Number.watching(s.watched.size());
   }

@@ -127,6 +127,19 @@ final class JobTable {
     return memory.reservedBytes();
   }
 
+  /**
+   * Off-heap bytes that hold job data: what {@link #reservedBytes()} counts less the room in
+   * record and body pages that no job uses (which the next jobs fill before a page is added).
+   */
+  long usedBytes() {
+    return memory.reservedBytes() - records.freeBytes() - bodies.freeBytes();
+  }
+
+  /** The room a new job with a body of {@code length} bytes takes: its record and its body's size class. */
+  long roomFor(int length) {
+    return RECORD_BYTES + bodies.roomFor(length);
+  }
+
   /** Gives back pages that stayed empty for a while; about once a second. */
   void trim() {
     records.trim();

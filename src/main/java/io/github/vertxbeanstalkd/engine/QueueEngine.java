@@ -38,6 +38,7 @@ public final class QueueEngine {
   final Binlog binlog;
   final long[] counters = new long[Counter.values().length];
   final long startNanos;
+  final MemoryCap memory = new MemoryCap(this);
   private final Clock clock;
   private final Turns turns;
   private final DurableReplies replies;
@@ -272,6 +273,34 @@ public final class QueueEngine {
    */
   public long jobStoreBytes() {
     return table.reservedBytes();
+  }
+
+  /** The share of the job store's limit that maxMemory is unless configured. */
+  public static final double DEFAULT_MAX_MEMORY_SHARE = 0.9;
+
+  /**
+   * maxMemory: puts (and new tubes and watches) answer OUT_OF_MEMORY once what the queue holds
+   * would pass {@code maxBytes}; 0 means {@link #DEFAULT_MAX_MEMORY_SHARE} of the job store's limit.
+   *
+   * @throws IllegalArgumentException when {@code maxBytes} is more than the job store can hold
+   */
+  public void limitMemory(long maxBytes) {
+    long storeLimit = table.memory().limitBytes();
+    if (maxBytes > storeLimit) {
+      throw new IllegalArgumentException("config: 'maxMemory' is " + maxBytes + " bytes, more than the job store "
+          + "can hold here (" + storeLimit + " bytes, 3/4 of the JVM's direct memory); raise -XX:MaxDirectMemorySize"
+          + " or lower maxMemory");
+    }
+    memory.limit(maxBytes > 0 ? maxBytes : (long) (storeLimit * DEFAULT_MAX_MEMORY_SHARE));
+  }
+
+  /** What maxMemory counts: job data as the store holds it, and each tube, watch and session. */
+  public long memoryBytes() {
+    return memory.usedBytes();
+  }
+
+  public long maxMemoryBytes() {
+    return memory.maxBytes();
   }
 
   /** A connection over maxConnections was closed by its front. */

@@ -11,7 +11,9 @@ import io.github.vertxbeanstalkd.persistence.Binlog;
 import io.github.vertxbeanstalkd.persistence.BinlogConfig;
 import io.github.vertxbeanstalkd.persistence.BinlogListener;
 import io.vertx.core.Context;
+import io.github.vertxbeanstalkd.store.DirectMemory;
 import io.vertx.core.Future;
+import io.vertx.core.VertxException;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.eventbus.MessageConsumer;
@@ -37,6 +39,7 @@ public final class QueueEngineVerticle extends VerticleBase {
   private final long maxJobSizeBytes;
   private final BinlogConfig binlogConfig;
   private final EngineObserver observer;
+  private long maxMemoryBytes;
   private Binlog binlog;
   private QueueEngine engine;
   private EventBus bus;
@@ -62,8 +65,21 @@ public final class QueueEngineVerticle extends VerticleBase {
     this.observer = observer;
   }
 
+  /** maxMemory, in bytes; 0 (the default) for {@link QueueEngine#DEFAULT_MAX_MEMORY_SHARE} of the store's limit. */
+  public QueueEngineVerticle withMaxMemory(long bytes) {
+    this.maxMemoryBytes = bytes;
+    return this;
+  }
+
   @Override
   public Future<?> start() {
+    long storeLimit = new DirectMemory().limitBytes();
+    if (maxMemoryBytes > storeLimit) {
+      // Before the binlog is opened: a start-up that cannot succeed touches nothing.
+      return Future.failedFuture(new VertxException("config: 'maxMemory' is " + maxMemoryBytes
+          + " bytes, more than the job store can hold here (" + storeLimit + " bytes, 3/4 of the JVM's direct "
+          + "memory); raise -XX:MaxDirectMemorySize or lower maxMemory", true));
+    }
     bus = vertx.eventBus();
     Context context = vertx.getOrCreateContext();
     Executor onEngineThread = task -> context.runOnContext(v -> task.run());
@@ -74,6 +90,7 @@ public final class QueueEngineVerticle extends VerticleBase {
         .compose(opened -> {
           binlog = opened;
           engine = new QueueEngine(Clock.system(), new Sink(), info, maxJobSizeBytes, binlog);
+          engine.limitMemory(maxMemoryBytes);
           consumer = bus.localConsumer(address.requests(), msg -> {
             if (msg.body() instanceof EngineRequest.Snapshot) {
               msg.reply(publishSnapshot());

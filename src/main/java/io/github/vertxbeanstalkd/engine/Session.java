@@ -23,6 +23,15 @@ public final class Session {
   Tube used;
   /** Watch list, in the reference's order (removal moves the last entry into the hole). */
   final ArrayList<Tube> watched = new ArrayList<>(2);
+
+  boolean isWatching(String tube) {
+    for (Tube t : watched) {
+      if (t.name.equals(tube)) {
+        return true;
+      }
+    }
+    return false;
+  }
   final JobList reserved;
   /** This session's number in the job records (who holds a job); NONE for a detached session. */
   int index = JobTable.NONE;

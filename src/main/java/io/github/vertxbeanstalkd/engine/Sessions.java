@@ -77,6 +77,11 @@ final class Sessions {
     return byId.values();
   }
 
+  /** Open sessions: connections and event-bus sessions. */
+  int count() {
+    return byId.size();
+  }
+
   int connectionCount() {
     return connectionCount;
   }

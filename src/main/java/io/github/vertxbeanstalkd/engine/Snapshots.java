@@ -27,6 +27,7 @@ final class Snapshots {
     return new EngineSnapshot(epochMillis, Collections.unmodifiableMap(tubes), counters, e.jobs.jobTimeouts, e.jobs.totalJobs,
         e.sessions.connectionCount(), e.sessions.totalConnections(), e.sessions.rejectedConnections,
         e.sessions.waitingCount(), e.isDraining(),
-        e.binlog.stats().diskBytes(), e.jobStoreBytes(), (now - e.startNanos) / Clock.SECOND_NANOS);
+        e.binlog.stats().diskBytes(), e.jobStoreBytes(), e.memoryBytes(), e.maxMemoryBytes(),
+        (now - e.startNanos) / Clock.SECOND_NANOS);
   }
 }

@@ -118,6 +118,9 @@ final class StatsDocuments {
         .put("platform", info.platform())
         // Not in 1.12: what the job store holds now, bodies and metadata, in bytes.
         .put("current-job-store-bytes", e.jobStoreBytes())
+        // Not in 1.12: what maxMemory counts (job data, tubes, watches, sessions), and the cap.
+        .put("current-memory-bytes", e.memoryBytes())
+        .put("max-memory-bytes", e.maxMemoryBytes())
         // Not in 1.12: connections closed at once because maxConnections were open.
         .put("rejected-connections", e.sessions.rejectedConnections)
         .toReply();

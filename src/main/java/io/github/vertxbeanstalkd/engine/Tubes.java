@@ -16,6 +16,7 @@ final class Tubes {
   /** Tubes by {@link Tube#index}. */
   private final Roster<Tube> byIndex = new Roster<>();
   private final ArrayList<Tube> inOrder = new ArrayList<>();
+  private long watchCount;
   private final ArrayList<Tube> paused = new ArrayList<>();
 
   Tubes(JobTable table) {
@@ -39,6 +40,15 @@ final class Tubes {
 
   int size() {
     return inOrder.size();
+  }
+
+  /** Entries on all watch lists together. */
+  long watchCount() {
+    return watchCount;
+  }
+
+  boolean exists(String name) {
+    return byName.containsKey(name);
   }
 
   List<Tube> inOrder() {
@@ -98,6 +108,7 @@ final class Tubes {
     }
     s.watched.add(t);
     t.watchingCount++;
+    watchCount++;
     return true;
   }
 
@@ -109,6 +120,7 @@ final class Tubes {
       s.watched.set(at, last);
     }
     t.watchingCount--;
+    watchCount--;
     deleteIfUnused(t);
   }
 
@@ -127,10 +139,12 @@ final class Tubes {
       if (!s.watched.contains(t)) {
         s.watched.add(t);
         t.watchingCount++;
+        watchCount++;
       }
     }
     for (Tube t : old) {
       t.watchingCount--;
+      watchCount--;
       deleteIfUnused(t);
     }
   }

@@ -63,6 +63,10 @@ public final class ServerMetrics implements EngineObserver {
         .description("1 while in drain mode (puts refused), else 0").register(registry);
     Gauge.builder("beanstalkd.job.store", this, m -> m.value(EngineSnapshot::jobStoreBytes)).baseUnit("bytes")
         .description("Memory the job store holds: bodies, records, index and heaps").register(registry);
+    Gauge.builder("beanstalkd.memory", this, m -> m.value(EngineSnapshot::memoryBytes)).baseUnit("bytes")
+        .description("What maxMemory counts: job data as stored, and each tube, watch and session").register(registry);
+    Gauge.builder("beanstalkd.memory.max", this, m -> m.value(EngineSnapshot::maxMemoryBytes)).baseUnit("bytes")
+        .description("maxMemory: puts answer OUT_OF_MEMORY past it").register(registry);
     if (hasBinlog) {
       fsync = Timer.builder("beanstalkd.binlog.fsync.duration")
           .description("Time a sync of the binlog took (with fsync always, a batch's write and sync)")

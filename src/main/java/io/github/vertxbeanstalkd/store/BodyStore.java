@@ -136,6 +136,17 @@ public final class BodyStore {
     return bytes;
   }
 
+  /** Room in the size classes' pages that holds no body now. */
+  public long freeBytes() {
+    long bytes = 0;
+    for (ItemPool pool : pools) {
+      if (pool != null) {
+        bytes += pool.freeBytes();
+      }
+    }
+    return bytes;
+  }
+
   /** Gives back pages that stayed empty since the previous call; see {@link ItemPool#trim()}. */
   public long trim() {
     long released = 0;

@@ -65,6 +65,11 @@ public final class ItemPool {
     return (long) livePages * pageBytes();
   }
 
+  /** Room reserved in pages but not holding an item: what the next items fill before a page is added. */
+  public long freeBytes() {
+    return reservedBytes() - (long) liveItems * itemBytes;
+  }
+
   /** A new item's handle; its bytes are whatever the last user left (only the first 4 are ours). */
   public int allocate() {
     int p = lowestPageWithRoom();

@@ -40,6 +40,8 @@ final class ReplyUnits {
    */
   private static final Map<String, Pattern> STATS_ADDED = Map.of(
       "current-job-store-bytes", Pattern.compile("\\d+"),
+      "current-memory-bytes", Pattern.compile("\\d+"),
+      "max-memory-bytes", Pattern.compile("\\d+"),
       "rejected-connections", Pattern.compile("\\d+"));
   private static final Set<String> STATS_JOB_ROUNDED = Set.of("age", "time-left");
   private static final Set<String> STATS_TUBE_ROUNDED = Set.of("pause-time-left");

@@ -144,7 +144,7 @@ class StatsCountersTest {
         "current-workers", "current-waiting", "total-connections", "pid", "version", "rusage-utime",
         "rusage-stime", "uptime", "binlog-oldest-index", "binlog-current-index", "binlog-records-migrated",
         "binlog-records-written", "binlog-max-size", "draining", "id", "hostname", "os", "platform",
-        "current-job-store-bytes", "rejected-connections"),
+        "current-job-store-bytes", "current-memory-bytes", "max-memory-bytes", "rejected-connections"),
         List.copyOf(f.stats().keySet()));
   }
 

@@ -92,8 +92,8 @@ class CommandsOverTheWireTest extends DeployedServerTest {
     assertEquals("65535", s.get("max-job-size"));
     assertEquals("false", s.get("draining"));
     assertEquals("\"1.12\"", s.get("version"));
-    // 1.12's 51 keys, then the job store's bytes and the connections refused at maxConnections.
-    assertEquals(53, s.size());
+    // 1.12's 51 keys, then the job store's bytes, maxMemory's count and cap, the refused connections.
+    assertEquals(55, s.size());
     assertTrue(Long.parseLong(s.get("current-job-store-bytes")) > 0);
     assertEquals("0", s.get("rejected-connections"));
   }

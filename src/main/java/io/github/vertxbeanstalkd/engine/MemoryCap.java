@@ -1,0 +1,43 @@
+package io.github.vertxbeanstalkd.engine;
+
+/**
+ * maxMemory: what the queue may hold, in bytes. Job data is counted exactly as the job store holds
+ * it (each record, each body at its size class, the id index and the heaps; not the free room in
+ * pages, which the next jobs fill first); what clients create besides jobs is
+ * counted at a fixed price each, so that a client creating tubes, watching them or opening
+ * event-bus sessions runs into the same cap as one putting jobs.
+ */
+final class MemoryCap {
+  /** A tube's objects and its two heaps' first arrays. */
+  static final long TUBE_BYTES = 1024;
+  /** One entry of a watch list. */
+  static final long WATCH_BYTES = 64;
+  /** A session's objects: a connection's or an event-bus session's. */
+  static final long SESSION_BYTES = 512;
+
+  private final QueueEngine engine;
+  private long maxBytes = Long.MAX_VALUE;
+
+  MemoryCap(QueueEngine engine) {
+    this.engine = engine;
+  }
+
+  long maxBytes() {
+    return maxBytes;
+  }
+
+  void limit(long bytes) {
+    maxBytes = bytes;
+  }
+
+  /** Job data plus the price of every tube, watch and session. */
+  long usedBytes() {
+    return engine.table.usedBytes() + engine.tubes.size() * TUBE_BYTES + engine.tubes.watchCount() * WATCH_BYTES
+        + engine.sessions.count() * SESSION_BYTES;
+  }
+
+  /** True when {@code moreBytes} still fit under the cap. */
+  boolean admits(long moreBytes) {
+    return usedBytes() + moreBytes <= maxBytes;
+  }
+}
