@@ -157,6 +157,27 @@ public final class TestClient implements AutoCloseable {
     }
   }
 
+  /** The next line, or null when the connection closed cleanly before it began. */
+  public String readLineOrNull() {
+    ByteArrayOutputStream line = new ByteArrayOutputStream();
+    int previous = -1;
+    while (true) {
+      int b = read();
+      if (b < 0) {
+        if (line.size() == 0) {
+          return null;
+        }
+        fail("connection closed in the middle of a line: " + escape(line.toByteArray()));
+      }
+      if (previous == '\r' && b == '\n') {
+        byte[] bytes = line.toByteArray();
+        return new String(bytes, 0, bytes.length - 1, StandardCharsets.ISO_8859_1);
+      }
+      line.write(b);
+      previous = b;
+    }
+  }
+
   public byte[] readExactly(int n) {
     byte[] buf = new byte[n];
     int filled = 0;

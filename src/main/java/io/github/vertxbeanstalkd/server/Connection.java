@@ -25,6 +25,12 @@ import java.util.function.Consumer;
 final class Connection implements CommandReader.Listener {
   static final int INPUT_LIMIT_BYTES = 64 * 1024;
   static final int MAX_BATCH_COMMANDS = 1024;
+  /**
+   * Bodies one batch may bring back, counted at the largest job size: reserves and peeks answer
+   * with a copy of a body each, so a client pipelining peeks of large jobs without reading its
+   * replies holds at most this much, not a thousand bodies.
+   */
+  static final long MAX_BATCH_BODY_BYTES = 4L * 1024 * 1024;
   private static final int WRITE_CHUNK_BYTES = 64 * 1024;
 
   private final NetSocket socket;
@@ -34,6 +40,8 @@ final class Connection implements CommandReader.Listener {
   private final CommandReader reader;
   private final Runnable onClosed;
   private final CommandDurations durations;
+  private final int maxBodiesPerBatch;
+  private int bodiesInBatch;
 
   private boolean isSocketPaused;
   private List<Command> batch = new ArrayList<>();
@@ -57,6 +65,7 @@ final class Connection implements CommandReader.Listener {
     this.reader = new CommandReader(maxJobSizeBytes, this);
     this.onClosed = onClosed;
     this.durations = durations;
+    this.maxBodiesPerBatch = (int) Math.max(1, MAX_BATCH_BODY_BYTES / Math.max(1, maxJobSizeBytes));
   }
 
   void start() {
@@ -113,7 +122,11 @@ final class Connection implements CommandReader.Listener {
   @Override
   public void onCommand(Command command) {
     batch.add(command);
-    if (batch.size() >= MAX_BATCH_COMMANDS) {
+    if (command instanceof Command.Reserve || command instanceof Command.ReserveJob
+        || command instanceof Command.Peek || command instanceof Command.PeekState) {
+      bodiesInBatch++;
+    }
+    if (batch.size() >= MAX_BATCH_COMMANDS || bodiesInBatch >= maxBodiesPerBatch) {
       reader.pause();
     }
   }
@@ -140,6 +153,7 @@ final class Connection implements CommandReader.Listener {
     if (!batch.isEmpty()) {
       List<Command> commands = batch;
       batch = new ArrayList<>();
+      bodiesInBatch = 0;
       isInFlight = true;
       inFlight = commands;
       answered = 0;

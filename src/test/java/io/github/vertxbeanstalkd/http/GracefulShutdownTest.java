@@ -38,15 +38,22 @@ class GracefulShutdownTest extends DeployedServerTest {
     c.send("put 0 0 60 " + body.length(), body).expect("INSERTED 1");
     int peeks = 200;
     c.sendRaw("peek 1\r\n".repeat(peeks));
-    // 12 MB of replies: far more than the socket buffers hold while this client does not read.
+    // A batch of peeks (64 at 64 KiB jobs) is megabytes of replies: more than the socket buffers
+    // hold while this client does not read, so they are still being written at the shutdown.
     sleep(300);
     io.vertx.core.Future<Void> stopped = server.shutdown(10_000);
-    for (int i = 0; i < peeks; i++) {
-      c.expect("FOUND 1 " + body.length(), body);
+    int answered = 0;
+    String line;
+    while ((line = c.readLineOrNull()) != null) {
+      assertEquals("FOUND 1 " + body.length(), line);
+      assertEquals(body + "\r\n",
+          new String(c.readExactly(body.length() + 2), java.nio.charset.StandardCharsets.ISO_8859_1));
+      answered++;
     }
-    c.expectClosed();
+    assertTrue(answered >= 1 && answered < peeks, "answered " + answered + ": the batch in flight, whole, and no more");
     await(stopped);
   }
+
 
   private static void sleep(int millis) {
     try {
