@@ -48,33 +48,59 @@ function age(seconds) {
   return (seconds / 3600).toFixed(1) + ' h';
 }
 
+// The tubes table's columns after the name; a count's cell carries data-count.
+const COLUMNS = [
+  { count: 'ready', text: (t) => t.ready },
+  { count: 'urgent', text: (t) => t.urgent },
+  { count: 'reserved', text: (t) => t.reserved },
+  { count: 'delayed', text: (t) => t.delayed },
+  { count: 'buried', text: (t) => t.buried },
+  { count: 'waiting', text: (t) => t.waiting },
+  { text: (t) => (t.ready > 0 ? age(t.oldestReadyAgeSeconds) : '–') },
+  { text: (t) => (t.paused ? t.pauseTimeLeft + ' s left' : 'no') },
+];
+
+// Writes only a change, so a refresh leaves unchanged nodes (and the focus) alone.
+function setText(element, text) {
+  const value = String(text);
+  if (element.textContent !== value) element.textContent = value;
+}
+
+function tubeRow(name) {
+  const row = document.createElement('tr');
+  row.dataset.tube = name;
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'link';
+  button.textContent = name;
+  button.setAttribute('aria-label', 'Open tube ' + name);
+  button.addEventListener('click', () => selectTube(name));
+  const first = document.createElement('th');
+  first.scope = 'row';
+  first.appendChild(button);
+  row.appendChild(first);
+  for (const column of COLUMNS) {
+    const td = cell(row, '');
+    if (column.count) td.dataset.count = column.count;
+  }
+  return row;
+}
+
+// Updates the rows in place rather than rebuilding them: a rebuilt row would take the keyboard
+// focus away from its button at every refresh.
 function renderTubes(data) {
   const body = $('#tubes tbody');
-  body.replaceChildren();
-  for (const t of data.tubes) {
-    const row = document.createElement('tr');
-    row.dataset.tube = t.name;
-    if (t.name === selectedTube) row.className = 'selected';
-    const name = document.createElement('button');
-    name.type = 'button';
-    name.className = 'link';
-    name.textContent = t.name;
-    name.setAttribute('aria-label', 'Open tube ' + t.name);
-    name.addEventListener('click', () => selectTube(t.name));
-    const first = document.createElement('th');
-    first.scope = 'row';
-    first.appendChild(name);
-    row.appendChild(first);
-    cell(row, t.ready).dataset.count = 'ready';
-    cell(row, t.urgent).dataset.count = 'urgent';
-    cell(row, t.reserved).dataset.count = 'reserved';
-    cell(row, t.delayed).dataset.count = 'delayed';
-    cell(row, t.buried).dataset.count = 'buried';
-    cell(row, t.waiting).dataset.count = 'waiting';
-    cell(row, t.ready > 0 ? age(t.oldestReadyAgeSeconds) : '–');
-    cell(row, t.paused ? t.pauseTimeLeft + ' s left' : 'no');
-    body.appendChild(row);
-  }
+  const old = new Map([...body.rows].map((row) => [row.dataset.tube, row]));
+  data.tubes.forEach((t, i) => {
+    const row = old.get(t.name) || tubeRow(t.name);
+    old.delete(t.name);
+    if (body.rows[i] !== row) body.insertBefore(row, body.rows[i] || null);
+    const isSelected = t.name === selectedTube;
+    row.classList.toggle('selected', isSelected);
+    row.cells[0].firstChild.setAttribute('aria-current', String(isSelected));
+    COLUMNS.forEach((column, j) => setText(row.cells[j + 1], column.text(t)));
+  });
+  for (const gone of old.values()) gone.remove();
   if (data.draining) {
     setStatus('Draining: puts are refused. Undrain to accept them again.', 'draining');
   } else {
@@ -113,14 +139,18 @@ function jobButton(label, action) {
   return b;
 }
 
+// A peek at the same job as before keeps its buttons (and the focus on them); only the facts change.
 async function renderPeek(article) {
   const state = article.dataset.state;
   const target = article.querySelector('.job');
-  const data = await api('GET', tubePath(selectedTube) + '/peek/' + state);
-  target.replaceChildren();
+  const tube = selectedTube;
+  const data = await api('GET', tubePath(tube) + '/peek/' + state);
+  if (tube !== selectedTube) return;
   const job = data.job;
+  const shown = job ? String(job.id) : '';
   if (!job) {
-    target.textContent = 'No ' + state + ' job.';
+    if (target.dataset.job !== shown) target.textContent = 'No ' + state + ' job.';
+    target.dataset.job = shown;
     return;
   }
   const facts = document.createElement('dl');
@@ -131,6 +161,11 @@ async function renderPeek(article) {
   fact(facts, 'reserves / timeouts', job.reserves + ' / ' + job.timeouts);
   fact(facts, 'body', job.bodyBytes + ' bytes' + (job.bodyEncoding === 'hex' ? ', binary (hex)' : '')
       + (job.bodyTruncated ? ', start shown' : ''));
+  if (target.dataset.job === shown) {
+    target.querySelector('dl').replaceWith(facts);
+    return;
+  }
+  target.dataset.job = shown;
   const pre = document.createElement('pre');
   pre.textContent = job.body;
   const buttons = document.createElement('div');
@@ -141,7 +176,7 @@ async function renderPeek(article) {
   buttons.appendChild(jobButton('Delete job ' + job.id, () => {
     if (confirm('Delete job ' + job.id + '?')) act('POST', 'jobs/' + job.id + '/delete');
   }));
-  target.append(facts, pre, buttons);
+  target.replaceChildren(facts, pre, buttons);
 }
 
 async function refresh() {
@@ -165,6 +200,8 @@ async function act(method, path, body) {
     return;
   }
   await refresh();
+  // A kicked or deleted job's buttons are gone: give the keyboard focus to the panel, not the page's top.
+  if (document.activeElement === document.body && !$('#tube-panel').hidden) $('#tube-heading').focus();
 }
 
 function selectTube(name) {
