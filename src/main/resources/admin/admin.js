@@ -7,9 +7,11 @@ let token = sessionStorage.getItem('beanstalkd-token') || '';
 
 const $ = (selector) => document.querySelector(selector);
 
+// The status is a live region: it is written only when it changes, or a screen reader would
+// read it out again at every refresh.
 function setStatus(text, kind) {
   const status = $('#status');
-  status.textContent = text;
+  setText(status, text);
   status.className = kind || '';
 }
 
@@ -24,8 +26,12 @@ async function api(method, path, body) {
   const response = await fetch('/api/' + path, init);
   const json = await response.json().catch(() => ({}));
   if (response.status === 401) {
-    $('#token-label').hidden = false;
-    throw new Error('This server needs its API token: enter it above.');
+    if ($('#token-label').hidden) {
+      $('#token-label').hidden = false;
+      $('#token').focus();
+    }
+    throw new Error(token ? 'The API token was refused: check it in the API token field.'
+        : 'This server needs its API token: enter it in the API token field.');
   }
   if (!response.ok) throw new Error((json.error || response.status) + ': ' + (json.message || ''));
   return json;
@@ -104,7 +110,8 @@ function renderTubes(data) {
   if (data.draining) {
     setStatus('Draining: puts are refused. Undrain to accept them again.', 'draining');
   } else {
-    setStatus(data.tubes.length + ' tube(s), ' + data.currentConnections + ' connection(s), up ' + data.uptime + ' s');
+    // No uptime here (the stats table has it): a status that ticks would be announced every refresh.
+    setStatus(data.tubes.length + ' tube(s), ' + data.currentConnections + ' connection(s)');
   }
   if (selectedTube !== null && !data.tubes.some((t) => t.name === selectedTube)) {
     selectedTube = null;
