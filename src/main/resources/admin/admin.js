@@ -2,6 +2,9 @@
 'use strict';
 
 const REFRESH_MILLIS = 2000;
+// How long a failed action's message stays before the routine status may replace it.
+const ERROR_HOLD_MILLIS = 10000;
+let errorHeldUntil = 0;
 let selectedTube = null;
 let token = sessionStorage.getItem('beanstalkd-token') || '';
 
@@ -13,6 +16,11 @@ function setStatus(text, kind) {
   const status = $('#status');
   setText(status, text);
   status.className = kind || '';
+}
+
+function reportError(message) {
+  setStatus(message, 'error');
+  errorHeldUntil = Date.now() + ERROR_HOLD_MILLIS;
 }
 
 async function api(method, path, body) {
@@ -107,11 +115,14 @@ function renderTubes(data) {
     COLUMNS.forEach((column, j) => setText(row.cells[j + 1], column.text(t)));
   });
   for (const gone of old.values()) gone.remove();
-  if (data.draining) {
-    setStatus('Draining: puts are refused. Undrain to accept them again.', 'draining');
-  } else {
-    // No uptime here (the stats table has it): a status that ticks would be announced every refresh.
-    setStatus(data.tubes.length + ' tube(s), ' + data.currentConnections + ' connection(s)');
+  // A failed action's message stays readable for a while before the routine status replaces it.
+  if (Date.now() >= errorHeldUntil) {
+    if (data.draining) {
+      setStatus('Draining: puts are refused. Undrain to accept them again.', 'draining');
+    } else {
+      // No uptime here (the stats table has it): a status that ticks would be announced every refresh.
+      setStatus(data.tubes.length + ' tube(s), ' + data.currentConnections + ' connection(s)');
+    }
   }
   if (selectedTube !== null && !data.tubes.some((t) => t.name === selectedTube)) {
     selectedTube = null;
@@ -203,9 +214,10 @@ async function act(method, path, body) {
   try {
     await api(method, path, body);
   } catch (e) {
-    setStatus(e.message, 'error');
+    reportError(e.message);
     return;
   }
+  errorHeldUntil = 0;
   await refresh();
   // A kicked or deleted job's buttons are gone: give the keyboard focus to the panel, not the page's top.
   if (document.activeElement === document.body && !$('#tube-panel').hidden) $('#tube-heading').focus();
@@ -218,9 +230,15 @@ function selectTube(name) {
   refresh().then(() => $('#tube-heading').scrollIntoView({ block: 'nearest' }));
 }
 
-function positive(selector) {
-  const n = Number($(selector).value);
-  return Number.isInteger(n) && n >= 0 ? n : null;
+// The field's whole number of at least min; or null, after saying so (an empty field is not 0).
+function wholeNumber(selector, min, what) {
+  const field = $(selector);
+  const text = field.value.trim();
+  const n = Number(text);
+  if (text !== '' && Number.isInteger(n) && n >= min) return n;
+  reportError(what + ' must be a whole number, ' + min + ' or more.');
+  field.focus();
+  return null;
 }
 
 document.addEventListener('DOMContentLoaded', () => {
@@ -233,11 +251,11 @@ document.addEventListener('DOMContentLoaded', () => {
   $('#drain').addEventListener('click', () => act('POST', 'drain'));
   $('#undrain').addEventListener('click', () => act('POST', 'undrain'));
   $('#kick').addEventListener('click', () => {
-    const bound = positive('#kick-bound');
-    if (bound) act('POST', tubePath(selectedTube) + '/kick', { bound });
+    const bound = wholeNumber('#kick-bound', 1, 'The number of jobs to kick');
+    if (bound !== null) act('POST', tubePath(selectedTube) + '/kick', { bound });
   });
   $('#pause').addEventListener('click', () => {
-    const seconds = positive('#pause-seconds');
+    const seconds = wholeNumber('#pause-seconds', 0, 'The pause');
     if (seconds !== null) act('POST', tubePath(selectedTube) + '/pause', { seconds });
   });
   $('#unpause').addEventListener('click', () => act('POST', tubePath(selectedTube) + '/pause', { seconds: 0 }));

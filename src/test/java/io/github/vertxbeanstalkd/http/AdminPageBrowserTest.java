@@ -140,6 +140,9 @@ class AdminPageBrowserTest extends DeployedServerTest {
 
     WebElement bound = browser.findElement(By.id("kick-bound"));
     bound.clear();
+    browser.findElement(By.id("kick")).click();
+    until("an empty bound is refused", d -> d.findElement(By.id("status")).getText().contains("whole number"));
+    assertEquals("kick-bound", browser.switchTo().activeElement().getDomAttribute("id"), "the focus is back on it");
     bound.sendKeys("5");
     new Actions(browser).sendKeys(Keys.TAB).perform();
     assertEquals("kick", browser.switchTo().activeElement().getDomAttribute("id"), "Tab from the bound reaches Kick");
