@@ -2,15 +2,25 @@
 'use strict';
 
 const REFRESH_MILLIS = 2000;
+// How long a failed action's message stays before the routine status may replace it.
+const ERROR_HOLD_MILLIS = 10000;
+let errorHeldUntil = 0;
 let selectedTube = null;
 let token = sessionStorage.getItem('beanstalkd-token') || '';
 
 const $ = (selector) => document.querySelector(selector);
 
+// The status is a live region: it is written only when it changes, or a screen reader would
+// read it out again at every refresh.
 function setStatus(text, kind) {
   const status = $('#status');
-  status.textContent = text;
+  setText(status, text);
   status.className = kind || '';
+}
+
+function reportError(message) {
+  setStatus(message, 'error');
+  errorHeldUntil = Date.now() + ERROR_HOLD_MILLIS;
 }
 
 async function api(method, path, body) {
@@ -24,8 +34,12 @@ async function api(method, path, body) {
   const response = await fetch('/api/' + path, init);
   const json = await response.json().catch(() => ({}));
   if (response.status === 401) {
-    $('#token-label').hidden = false;
-    throw new Error('This server needs its API token: enter it above.');
+    if ($('#token-label').hidden) {
+      $('#token-label').hidden = false;
+      $('#token').focus();
+    }
+    throw new Error(token ? 'The API token was refused: check it in the API token field.'
+        : 'This server needs its API token: enter it in the API token field.');
   }
   if (!response.ok) throw new Error((json.error || response.status) + ': ' + (json.message || ''));
   return json;
@@ -48,37 +62,67 @@ function age(seconds) {
   return (seconds / 3600).toFixed(1) + ' h';
 }
 
+// The tubes table's columns after the name; a count's cell carries data-count.
+const COLUMNS = [
+  { count: 'ready', text: (t) => t.ready },
+  { count: 'urgent', text: (t) => t.urgent },
+  { count: 'reserved', text: (t) => t.reserved },
+  { count: 'delayed', text: (t) => t.delayed },
+  { count: 'buried', text: (t) => t.buried },
+  { count: 'waiting', text: (t) => t.waiting },
+  { text: (t) => (t.ready > 0 ? age(t.oldestReadyAgeSeconds) : '–') },
+  { text: (t) => (t.paused ? t.pauseTimeLeft + ' s left' : 'no') },
+];
+
+// Writes only a change, so a refresh leaves unchanged nodes (and the focus) alone.
+function setText(element, text) {
+  const value = String(text);
+  if (element.textContent !== value) element.textContent = value;
+}
+
+function tubeRow(name) {
+  const row = document.createElement('tr');
+  row.dataset.tube = name;
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'link';
+  button.textContent = name;
+  button.setAttribute('aria-label', 'Open tube ' + name);
+  button.addEventListener('click', () => selectTube(name));
+  const first = document.createElement('th');
+  first.scope = 'row';
+  first.appendChild(button);
+  row.appendChild(first);
+  for (const column of COLUMNS) {
+    const td = cell(row, '');
+    if (column.count) td.dataset.count = column.count;
+  }
+  return row;
+}
+
+// Updates the rows in place rather than rebuilding them: a rebuilt row would take the keyboard
+// focus away from its button at every refresh.
 function renderTubes(data) {
   const body = $('#tubes tbody');
-  body.replaceChildren();
-  for (const t of data.tubes) {
-    const row = document.createElement('tr');
-    row.dataset.tube = t.name;
-    if (t.name === selectedTube) row.className = 'selected';
-    const name = document.createElement('button');
-    name.type = 'button';
-    name.className = 'link';
-    name.textContent = t.name;
-    name.setAttribute('aria-label', 'Open tube ' + t.name);
-    name.addEventListener('click', () => selectTube(t.name));
-    const first = document.createElement('th');
-    first.scope = 'row';
-    first.appendChild(name);
-    row.appendChild(first);
-    cell(row, t.ready).dataset.count = 'ready';
-    cell(row, t.urgent).dataset.count = 'urgent';
-    cell(row, t.reserved).dataset.count = 'reserved';
-    cell(row, t.delayed).dataset.count = 'delayed';
-    cell(row, t.buried).dataset.count = 'buried';
-    cell(row, t.waiting).dataset.count = 'waiting';
-    cell(row, t.ready > 0 ? age(t.oldestReadyAgeSeconds) : '–');
-    cell(row, t.paused ? t.pauseTimeLeft + ' s left' : 'no');
-    body.appendChild(row);
-  }
-  if (data.draining) {
-    setStatus('Draining: puts are refused. Undrain to accept them again.', 'draining');
-  } else {
-    setStatus(data.tubes.length + ' tube(s), ' + data.currentConnections + ' connection(s), up ' + data.uptime + ' s');
+  const old = new Map([...body.rows].map((row) => [row.dataset.tube, row]));
+  data.tubes.forEach((t, i) => {
+    const row = old.get(t.name) || tubeRow(t.name);
+    old.delete(t.name);
+    if (body.rows[i] !== row) body.insertBefore(row, body.rows[i] || null);
+    const isSelected = t.name === selectedTube;
+    row.classList.toggle('selected', isSelected);
+    row.cells[0].firstChild.setAttribute('aria-current', String(isSelected));
+    COLUMNS.forEach((column, j) => setText(row.cells[j + 1], column.text(t)));
+  });
+  for (const gone of old.values()) gone.remove();
+  // A failed action's message stays readable for a while before the routine status replaces it.
+  if (Date.now() >= errorHeldUntil) {
+    if (data.draining) {
+      setStatus('Draining: puts are refused. Undrain to accept them again.', 'draining');
+    } else {
+      // No uptime here (the stats table has it): a status that ticks would be announced every refresh.
+      setStatus(data.tubes.length + ' tube(s), ' + data.currentConnections + ' connection(s)');
+    }
   }
   if (selectedTube !== null && !data.tubes.some((t) => t.name === selectedTube)) {
     selectedTube = null;
@@ -113,14 +157,18 @@ function jobButton(label, action) {
   return b;
 }
 
+// A peek at the same job as before keeps its buttons (and the focus on them); only the facts change.
 async function renderPeek(article) {
   const state = article.dataset.state;
   const target = article.querySelector('.job');
-  const data = await api('GET', tubePath(selectedTube) + '/peek/' + state);
-  target.replaceChildren();
+  const tube = selectedTube;
+  const data = await api('GET', tubePath(tube) + '/peek/' + state);
+  if (tube !== selectedTube) return;
   const job = data.job;
+  const shown = job ? String(job.id) : '';
   if (!job) {
-    target.textContent = 'No ' + state + ' job.';
+    if (target.dataset.job !== shown) target.textContent = 'No ' + state + ' job.';
+    target.dataset.job = shown;
     return;
   }
   const facts = document.createElement('dl');
@@ -131,6 +179,11 @@ async function renderPeek(article) {
   fact(facts, 'reserves / timeouts', job.reserves + ' / ' + job.timeouts);
   fact(facts, 'body', job.bodyBytes + ' bytes' + (job.bodyEncoding === 'hex' ? ', binary (hex)' : '')
       + (job.bodyTruncated ? ', start shown' : ''));
+  if (target.dataset.job === shown) {
+    target.querySelector('dl').replaceWith(facts);
+    return;
+  }
+  target.dataset.job = shown;
   const pre = document.createElement('pre');
   pre.textContent = job.body;
   const buttons = document.createElement('div');
@@ -141,7 +194,7 @@ async function renderPeek(article) {
   buttons.appendChild(jobButton('Delete job ' + job.id, () => {
     if (confirm('Delete job ' + job.id + '?')) act('POST', 'jobs/' + job.id + '/delete');
   }));
-  target.append(facts, pre, buttons);
+  target.replaceChildren(facts, pre, buttons);
 }
 
 async function refresh() {
@@ -161,10 +214,13 @@ async function act(method, path, body) {
   try {
     await api(method, path, body);
   } catch (e) {
-    setStatus(e.message, 'error');
+    reportError(e.message);
     return;
   }
+  errorHeldUntil = 0;
   await refresh();
+  // A kicked or deleted job's buttons are gone: give the keyboard focus to the panel, not the page's top.
+  if (document.activeElement === document.body && !$('#tube-panel').hidden) $('#tube-heading').focus();
 }
 
 function selectTube(name) {
@@ -174,9 +230,15 @@ function selectTube(name) {
   refresh().then(() => $('#tube-heading').scrollIntoView({ block: 'nearest' }));
 }
 
-function positive(selector) {
-  const n = Number($(selector).value);
-  return Number.isInteger(n) && n >= 0 ? n : null;
+// The field's whole number of at least min; or null, after saying so (an empty field is not 0).
+function wholeNumber(selector, min, what) {
+  const field = $(selector);
+  const text = field.value.trim();
+  const n = Number(text);
+  if (text !== '' && Number.isInteger(n) && n >= min) return n;
+  reportError(what + ' must be a whole number, ' + min + ' or more.');
+  field.focus();
+  return null;
 }
 
 document.addEventListener('DOMContentLoaded', () => {
@@ -189,11 +251,11 @@ document.addEventListener('DOMContentLoaded', () => {
   $('#drain').addEventListener('click', () => act('POST', 'drain'));
   $('#undrain').addEventListener('click', () => act('POST', 'undrain'));
   $('#kick').addEventListener('click', () => {
-    const bound = positive('#kick-bound');
-    if (bound) act('POST', tubePath(selectedTube) + '/kick', { bound });
+    const bound = wholeNumber('#kick-bound', 1, 'The number of jobs to kick');
+    if (bound !== null) act('POST', tubePath(selectedTube) + '/kick', { bound });
   });
   $('#pause').addEventListener('click', () => {
-    const seconds = positive('#pause-seconds');
+    const seconds = wholeNumber('#pause-seconds', 0, 'The pause');
     if (seconds !== null) act('POST', tubePath(selectedTube) + '/pause', { seconds });
   });
   $('#unpause').addEventListener('click', () => act('POST', tubePath(selectedTube) + '/pause', { seconds: 0 }));
