@@ -138,24 +138,13 @@ public final class TestClient implements AutoCloseable {
 
   /** Reads up to CR LF; the CR LF is consumed but not returned. */
   public String readLine() {
-    ByteArrayOutputStream line = new ByteArrayOutputStream();
-    int previous = -1;
-    while (true) {
-      int b = read();
-      if (b < 0) {
-        fail("connection closed; read so far: " + escape(line.toByteArray()));
-      }
-      if (previous == '\r' && b == '\n') {
-        byte[] bytes = line.toByteArray();
-        return new String(bytes, 0, bytes.length - 1, StandardCharsets.ISO_8859_1);
-      }
-      line.write(b);
-      previous = b;
-      if (line.size() > MAX_LINE_BYTES) {
-        fail("no CR LF in " + MAX_LINE_BYTES + " bytes");
-      }
+    String line = readLineOrNull();
+    if (line == null) {
+      fail("connection closed; nothing read");
     }
+    return line;
   }
+
 
   /** The next line, or null when the connection closed cleanly before it began. */
   public String readLineOrNull() {
@@ -175,6 +164,9 @@ public final class TestClient implements AutoCloseable {
       }
       line.write(b);
       previous = b;
+      if (line.size() > MAX_LINE_BYTES) {
+        fail("no CR LF in " + MAX_LINE_BYTES + " bytes");
+      }
     }
   }
 

@@ -74,23 +74,26 @@ final class ConfigSection {
 
   long number(String key, long fallback, long min, long max) {
     Object v = value(key);
-    if (v == null) {
-      return fallback;
-    }
+    return v == null ? fallback : wholeNumber(name + "." + key, v, min, max);
+  }
+
+  /** {@code v} as a whole number from {@code min} to {@code max}: a JSON number, or digits in a string. */
+  static long wholeNumber(String fullKey, Object v, long min, long max) {
     long n;
     if (v instanceof Number num && num.doubleValue() == num.longValue()) {
       n = num.longValue();
     } else if (v instanceof String s && s.strip().matches("\\d{1,18}")) {
       n = Long.parseLong(s.strip());
     } else {
-      throw new IllegalArgumentException("config: '" + name + "." + key + "' must be a whole number, got " + v);
+      throw new IllegalArgumentException("config: '" + fullKey + "' must be a whole number, got " + v);
     }
     if (n < min || n > max) {
       throw new IllegalArgumentException(
-          "config: '" + name + "." + key + "' must be between " + min + " and " + max + ", got " + n);
+          "config: '" + fullKey + "' must be between " + min + " and " + max + ", got " + n);
     }
     return n;
   }
+
 
   String text(String key, String fallback) {
     Object v = value(key);

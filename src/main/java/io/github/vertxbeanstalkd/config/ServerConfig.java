@@ -216,20 +216,7 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
 
   private static long number(Map<String, Object> json, String key, long fallback, long min, long max) {
     Object v = json.get(key);
-    if (v == null) {
-      return fallback;
-    }
-    long n;
-    if (v instanceof Number num && num.doubleValue() == num.longValue()) {
-      n = num.longValue();
-    } else if (v instanceof String s && s.strip().matches("\\d{1,18}")) {
-      n = Long.parseLong(s.strip());
-    } else {
-      throw new IllegalArgumentException("config: '" + key + "' must be a whole number, got " + v);
-    }
-    if (n < min || n > max) {
-      throw new IllegalArgumentException("config: '" + key + "' must be between " + min + " and " + max + ", got " + n);
-    }
-    return n;
+    return v == null ? fallback : ConfigSection.wholeNumber(key, v, min, max);
   }
+
 }

@@ -127,24 +127,22 @@ public final class BodyStore {
 
   /** Off-heap bytes held for bodies now, slack and empty pages included. */
   public long reservedBytes() {
-    long bytes = largeBytes;
-    for (ItemPool pool : pools) {
-      if (pool != null) {
-        bytes += pool.reservedBytes();
-      }
-    }
-    return bytes;
+    return largeBytes + sumOverPools(ItemPool::reservedBytes);
   }
 
   /** Room in the size classes' pages that holds no body now. */
   public long freeBytes() {
-    long bytes = 0;
+    return sumOverPools(ItemPool::freeBytes);
+  }
+
+  private long sumOverPools(java.util.function.ToLongFunction<ItemPool> bytes) {
+    long sum = 0;
     for (ItemPool pool : pools) {
       if (pool != null) {
-        bytes += pool.freeBytes();
+        sum += bytes.applyAsLong(pool);
       }
     }
-    return bytes;
+    return sum;
   }
 
   /** Gives back pages that stayed empty since the previous call; see {@link ItemPool#trim()}. */
