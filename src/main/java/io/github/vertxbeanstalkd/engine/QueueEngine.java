@@ -42,6 +42,7 @@ public final class QueueEngine {
   private final Clock clock;
   private final Turns turns;
   private final DurableReplies replies;
+  private final ReplySink sink;
   private final Compaction compaction;
   private boolean hasCompactionBacklog;
   private boolean isDraining;
@@ -70,6 +71,7 @@ public final class QueueEngine {
     this.jobs = new JobTransitions(table, tubes, sessions, this::readied, binlog, clock);
     this.turns = new Turns(new CommandHandlers(this, jobs), tubes, table, this::reply);
     this.replies = new DurableReplies(sink, binlog, this::retireIfDone);
+    this.sink = sink;
     this.compaction = new Compaction(binlog, jobs);
     RecoveredLog recovered = binlog.takeRecovered();
     jobs.restore(recovered, clock.nanos());
@@ -96,6 +98,11 @@ public final class QueueEngine {
   public void call(Object sessionKey, String nodeId, BusStep step) {
     Session s = sessions.get(sessionKey);
     if (s == null) {
+      if (!memory.admits(MemoryCap.SESSION_BYTES)) {
+        // maxMemory: a new event-bus session would pass the cap; its request is refused, unrun.
+        sink.deliver(sessions.detached(sessionKey), List.of(Reply.Word.OUT_OF_MEMORY), true);
+        return;
+      }
       s = sessions.open(sessionKey, true);
     }
     if (nodeId != null) {
