@@ -66,6 +66,24 @@ class ZeroFilledTailTest {
     assertNull(again.tornTail());
   }
 
+  /**
+   * A record larger than a segment gets one to itself and passes the zeros ahead; a write-through
+   * file pads its last block with zeros, which must not stay behind in a segment that is not the
+   * newest (there they are damage).
+   */
+  @Test
+  void aRecordLargerThanASegmentLeavesItsSegmentCutToItsRecords() throws IOException {
+    List<JobSnapshot> jobs = List.of(job(1, "small"), job(2, "z".repeat(SEGMENT_BYTES + 1000)), job(3, "after"));
+    try (LogHarness log = LogHarness.open(dir, ALWAYS, SEGMENT_BYTES)) {
+      jobs.forEach(log::appendDurably);
+    }
+    Path large = SegmentFile.path(dir, 2);
+    long records = SegmentFile.HEADER_BYTES + RecordCodec.frameBytes(new BinlogRecord.HighWater(2))
+        + RecordCodec.frameBytes(jobs.get(1));
+    assertEquals(records, Files.size(large));
+    assertEquals(jobs, Replay.read(dir, false).jobs());
+  }
+
   @Test
   void aTornRecordBeforeTheZerosIsCutWithOneWarningNamingItsBytes() throws IOException {
     List<JobSnapshot> jobs = writeJobs(3);
