@@ -19,6 +19,7 @@ import java.util.List;
  */
 final class DamageCheck {
   static final int SECTOR_BYTES = 512;
+  private static final int[] EVERY_BIT_THEN_ALL = {1, 2, 4, 8, 16, 32, 64, 128, 255};
   private final Path dir;
 
   DamageCheck(Path dir) {
@@ -40,7 +41,7 @@ final class DamageCheck {
       int i = position;
       Unit hit = layout.units.stream().filter(u -> u.holds(file, i)).findFirst().orElseThrow();
       byte original = image[i];
-      int[] masks = isFraming(hit, i, image) ? new int[] {1, 2, 4, 8, 16, 32, 64, 128, 255} : new int[] {1 << (i % 8)};
+      int[] masks = isFraming(hit, i, image) ? EVERY_BIT_THEN_ALL : new int[] {1 << (i % 8)};
       for (int mask : masks) {
         image[i] = (byte) (original ^ mask);
         LogHarness.overwrite(file, i, new byte[] {image[i]});
@@ -58,7 +59,8 @@ final class DamageCheck {
   /** A segment header byte, or a record's length, type, or a job's tube or body length. */
   private static boolean isFraming(Unit u, int i, byte[] image) {
     int at = i - u.offset();
-    if (u.record() == null || at <= RecordCodec.FRAME_HEADER_BYTES - 5 || at == RecordCodec.FRAME_HEADER_BYTES) {
+    boolean isLengthOrType = at < 4 || at == RecordCodec.FRAME_HEADER_BYTES;
+    if (u.record() == null || isLengthOrType) {
       return true;
     }
     if (!(u.record() instanceof BinlogRecord.JobSnapshot)) {
@@ -91,7 +93,8 @@ final class DamageCheck {
       assertEquals(first.offset(), r.tornTail().offset(), where);
       assertEquals(expected.jobs(), r.jobs(), where);
     } else {
-      BinlogDamageException e = assertThrows(BinlogDamageException.class, () -> Replay.read(dir, false), where);
+      BinlogDamageException e =
+          assertThrows(BinlogDamageException.class, () -> Replay.read(dir, false), where);
       assertEquals(first.file(), e.file(), where);
       assertEquals(first.offset(), e.offset(), where);
     }
@@ -105,5 +108,4 @@ final class DamageCheck {
       assertTrue(r.tornTail() == null || r.tornTail().bytesDropped() == 0, where + ": " + r.tornTail());
     }
   }
-
 }
