@@ -275,7 +275,10 @@ final class LogWriter implements Runnable {
     if (current == null) {
       return;
     }
-    if (zeroedTo > position) {
+    // Under always the file may also hold zeros past zeroedTo: a write-through file pads its last
+    // block (DirectLogFile), and that padding grows the file once records pass the zeros ahead (a
+    // record larger than a segment, or a full disk).
+    if (zeroedTo > position || zeroFillEnd > 0) {
       current.truncate(position);
       isDirty = true;
     }

@@ -136,29 +136,37 @@ final class RecordCodec {
     if (end - offset < FRAME_HEADER_BYTES + 1) {
       return false;
     }
-    ByteBuffer b = ByteBuffer.wrap(data, offset, end - offset).slice();
-    int length = b.getInt(0);
-    if (length < 1 || length > end - offset - FRAME_HEADER_BYTES) {
+    int length = ByteBuffer.wrap(data).getInt(offset);
+    return length <= end - offset - FRAME_HEADER_BYTES
+        && hasFraming(data, offset, length, data[offset + FRAME_HEADER_BYTES], end)
+        && read(data, offset, end).record() != null;
+  }
+
+  /**
+   * True when {@code length} is possible for {@code type}: the type's fixed length, or for a job
+   * the fixed part plus the tube and body lengths stored in the frame at {@code offset}. Says
+   * nothing about the checksum, nor whether the frame fits before {@code end}.
+   */
+  static boolean hasFraming(byte[] data, int offset, int length, byte type, int end) {
+    if (length < 1 || length > MAX_LENGTH) {
       return false;
     }
-    int fixed = fixedLength(b.get(FRAME_HEADER_BYTES));
-    if (fixed == 0 || (fixed > 0 && fixed != length)) {
-      return false;
+    int fixed = fixedLength(type);
+    return fixed < 0 ? jobLength(data, offset, end) == length : fixed > 0 && fixed == length;
+  }
+
+  /** The length field a job frame at {@code offset} should have by its tube and body lengths, or -1. */
+  static long jobLength(byte[] data, int offset, int end) {
+    long tubeAt = (long) offset + FRAME_HEADER_BYTES + JOB_FIXED_BYTES - 5;
+    if (tubeAt >= end) {
+      return -1;
     }
-    if (fixed < 0) {
-      if (length < JOB_FIXED_BYTES) {
-        return false;
-      }
-      int tubeLength = Byte.toUnsignedInt(b.get(FRAME_HEADER_BYTES + JOB_FIXED_BYTES - 5));
-      if (JOB_FIXED_BYTES + tubeLength > length) {
-        return false;
-      }
-      int bodyLength = b.getInt(FRAME_HEADER_BYTES + JOB_FIXED_BYTES - 4 + tubeLength);
-      if ((long) JOB_FIXED_BYTES + tubeLength + bodyLength != length) {
-        return false;
-      }
+    int tubeLength = Byte.toUnsignedInt(data[(int) tubeAt]);
+    long bodyAt = tubeAt + 1 + tubeLength;
+    if (bodyAt + 4 > end) {
+      return -1;
     }
-    return read(data, offset, end).record() != null;
+    return JOB_FIXED_BYTES + tubeLength + Integer.toUnsignedLong(ByteBuffer.wrap(data).getInt((int) bodyAt));
   }
 
   private static BinlogRecord decode(byte type, ByteBuffer b) {

@@ -25,10 +25,10 @@ import org.slf4j.LoggerFactory;
  * on, nothing but zeros, the log ends there. A bad record is a torn tail only at the very end of
  * the newest segment, with no good record after it, and only if it runs past the end of the file
  * or the file ends in a zero-filled sector (what an interrupted append leaves). Anything else is
- * damage: start-up refuses, naming file and
- * offset, unless {@code recover} is set, in which case the bad stretch is skipped up to the next
- * good record and counted. A damaged record is never returned as job data: every record is checked
- * against its CRC32C before it is decoded.
+ * damage: start-up refuses, naming file and offset, unless {@code recover} is set, in which case
+ * the damaged record alone is skipped ({@link Resync} finds where the next one starts) and counted.
+ * A damaged record is never returned as job data: every record is checked against its CRC32C
+ * before it is decoded.
  */
 public final class Replay {
   private static final Logger log = LoggerFactory.getLogger(Replay.class);
@@ -93,11 +93,13 @@ public final class Replay {
         throw new IOException("binlog: " + file + " was written in " + headerProblem
             + "; this server reads format version " + SegmentFile.FORMAT_VERSION);
       }
-      if (isTornTail(data, 0, end < SegmentFile.HEADER_BYTES, isLast)) {
+      int resume = Resync.afterHeader(data);
+      if (isTornTail(data, 0, resume, end < SegmentFile.HEADER_BYTES, isLast)) {
         tornTail = new RecoveredLog.TornTail(file, 0, writtenBytesFrom(data, 0));
         return;
       }
-      p = skipDamage(file, data, 0, headerProblem);
+      damage(file, 0, headerProblem, resume);
+      p = resume;
     }
     while (p < end) {
       RecordCodec.Frame f = RecordCodec.read(data, p, end);
@@ -105,23 +107,19 @@ public final class Replay {
         apply(f.record(), index, f.frameBytes());
         recordsRead++;
         p += f.frameBytes();
-      } else if (isTornTail(data, p, f.isIncomplete(), isLast)) {
+        continue;
+      }
+      int resume = Resync.afterFrame(data, p);
+      if (isTornTail(data, p, resume, f.isIncomplete(), isLast)) {
         // Zeros alone are the unused, preallocated rest of the segment: 0 bytes dropped.
         tornTail = new RecoveredLog.TornTail(file, p, writtenBytesFrom(data, p));
         end = p;
       } else {
-        p = skipDamage(file, data, p, f.problem());
+        damage(file, p, f.problem(), resume - p);
+        p = resume;
       }
     }
     segments.add(new RecoveredLog.Segment(index, file, end));
-  }
-
-  /** Refuses, or in recover mode returns the offset of the next good record (or the end). */
-  private int skipDamage(Path file, byte[] data, int offset, String problem) throws BinlogDamageException {
-    int next = nextFrame(data, offset + 1);
-    int resume = next < 0 ? data.length : next;
-    damage(file, offset, problem, resume - offset);
-    return resume;
   }
 
   private void damage(Path file, long offset, String problem, long bytes) throws BinlogDamageException {
@@ -134,8 +132,14 @@ public final class Replay {
     damagedBytes += bytes;
   }
 
-  private static boolean isTornTail(byte[] data, int offset, boolean isIncomplete, boolean isLastSegment) {
-    if (!isLastSegment || nextFrame(data, offset + 1) >= 0) {
+  /**
+   * True for what an append cut short by a crash leaves: in the newest segment, no good record
+   * after the bad one ({@code resume} is where {@link Resync} would go on), and the bad one runs
+   * past the end of the file or the file ends in a sector of zeros.
+   */
+  private static boolean isTornTail(byte[] data, int offset, int resume, boolean isIncomplete,
+      boolean isLastSegment) {
+    if (!isLastSegment || RecordCodec.isFrameAt(data, resume, data.length)) {
       return false;
     }
     if (isIncomplete) {
@@ -152,27 +156,7 @@ public final class Replay {
 
   /** Bytes from {@code offset} up to the last one that is not zero: what a crash may have torn. */
   private static long writtenBytesFrom(byte[] data, int offset) {
-    return Math.max(0, lastNonZero(data) + 1 - offset);
-  }
-
-  private static int lastNonZero(byte[] data) {
-    int i = data.length - 1;
-    while (i >= 0 && data[i] == 0) {
-      i--;
-    }
-    return i;
-  }
-
-  private static int nextFrame(byte[] data, int from) {
-    // A frame's length field is not zero, so none starts after the last byte that is not: the
-    // scan skips a preallocated tail of zeros.
-    int last = Math.min(data.length - RecordCodec.FRAME_HEADER_BYTES - 1, lastNonZero(data));
-    for (int q = from; q <= last; q++) {
-      if (RecordCodec.isFrameAt(data, q, data.length)) {
-        return q;
-      }
-    }
-    return -1;
+    return Math.max(0, Resync.lastNonZero(data) + 1 - offset);
   }
 
   private void apply(BinlogRecord r, long segment, int frameBytes) {

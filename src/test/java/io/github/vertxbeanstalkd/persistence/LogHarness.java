@@ -2,6 +2,8 @@ package io.github.vertxbeanstalkd.persistence;
 
 import io.github.vertxbeanstalkd.persistence.BinlogRecord.JobSnapshot;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -81,6 +83,13 @@ final class LogHarness implements AutoCloseable {
 
   static void appendBytes(Path file, byte[] bytes) throws IOException {
     Files.write(file, bytes, StandardOpenOption.APPEND);
+  }
+
+  /** Writes {@code bytes} over the file's bytes at {@code offset}, as damage on the disk would. */
+  static void overwrite(Path file, long offset, byte[] bytes) throws IOException {
+    try (FileChannel f = FileChannel.open(file, StandardOpenOption.WRITE)) {
+      f.write(ByteBuffer.wrap(bytes), offset);
+    }
   }
 
   static JobSnapshot job(long id, String body) {

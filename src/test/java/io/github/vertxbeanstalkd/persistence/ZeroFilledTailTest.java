@@ -2,7 +2,6 @@ package io.github.vertxbeanstalkd.persistence;
 
 import static io.github.vertxbeanstalkd.persistence.LogHarness.job;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -66,6 +65,24 @@ class ZeroFilledTailTest {
     assertNull(again.tornTail());
   }
 
+  /**
+   * A record larger than a segment gets one to itself and passes the zeros ahead; a write-through
+   * file pads its last block with zeros, which must not stay behind in a segment that is not the
+   * newest (there they are damage).
+   */
+  @Test
+  void aRecordLargerThanASegmentLeavesItsSegmentCutToItsRecords() throws IOException {
+    List<JobSnapshot> jobs = List.of(job(1, "small"), job(2, "z".repeat(SEGMENT_BYTES + 1000)), job(3, "after"));
+    try (LogHarness log = LogHarness.open(dir, ALWAYS, SEGMENT_BYTES)) {
+      jobs.forEach(log::appendDurably);
+    }
+    Path large = SegmentFile.path(dir, 2);
+    long records = SegmentFile.HEADER_BYTES + RecordCodec.frameBytes(new BinlogRecord.HighWater(2))
+        + RecordCodec.frameBytes(jobs.get(1));
+    assertEquals(records, Files.size(large));
+    assertEquals(jobs, Replay.read(dir, false).jobs());
+  }
+
   @Test
   void aTornRecordBeforeTheZerosIsCutWithOneWarningNamingItsBytes() throws IOException {
     List<JobSnapshot> jobs = writeJobs(3);
@@ -126,7 +143,7 @@ class ZeroFilledTailTest {
 
   @Test
   void zerosAfterTheRecordsOfAnOlderSegmentAreDamage() throws IOException {
-    writeJobs(120);
+    List<JobSnapshot> jobs = writeJobs(120);
     List<Path> files = SegmentFile.list(dir);
     assertTrue(files.size() >= 3);
     Path older = files.get(1);
@@ -135,7 +152,10 @@ class ZeroFilledTailTest {
     BinlogDamageException e = assertThrows(BinlogDamageException.class, () -> Replay.read(dir, false));
     assertEquals(older, e.file());
     assertEquals(end, e.offset());
-    assertFalse(Replay.read(dir, true).jobs().isEmpty());
+    RecoveredLog r = Replay.read(dir, true);
+    assertEquals(jobs, r.jobs());
+    assertEquals(1, r.damagedRegionsSkipped());
+    assertEquals(4096, r.damagedBytesSkipped());
   }
 
   /** Offsets of the header (0) and of every frame. */
