@@ -4,7 +4,10 @@
 # and /metrics scraped every SCRAPE_MS while the load runs) and one with metrics.enabled: false
 # (no timers, no Vert.x metrics, no HTTP listener), in alternating rounds. Servers pinned to CPU 0,
 # the load generator and the scraper to CPU 1. Medians over rounds, and the median of the
-# per-round ratios on/off, for ops/s, p99, p99.9 and max.
+# per-round ratios on/off, for ops/s, p99, p99.9 and max, and for the server's CPU time per
+# operation (utime + stime from /proc over the run, warm-up included, divided by the run's
+# ops/s x its whole length): on a shared machine throughput moves with the neighbours, while the
+# CPU a command costs the server moves much less, so that is the figure to read for overhead.
 #
 # Usage: flock /tmp/bench.lock src/test/scripts/bench-metrics.sh   (after mvn -B -q package -DskipTests)
 # Environment: JAR [target/vertx-beanstalkd.jar], OUT [target/bench-metrics], ROUNDS [7], SIZE [100],
@@ -46,7 +49,7 @@ wait_port() {
   return 1
 }
 
-declare -A PORT HTTP_PORT
+declare -A PORT HTTP_PORT PID
 # start NAME CONF: our server on CPU 0.
 start() {
   PORT[$1]=$(free_port)
@@ -57,7 +60,13 @@ start() {
   # shellcheck disable=SC2086 # JVM_OPTIONS is a list of words
   taskset -c 0 java $JVM_OPTIONS -jar "$JAR" -conf "$conf" >"$OUT/$1.server.log" 2>&1 &
   PIDS+=("$!")
+  PID[$1]=$!
   wait_port "${PORT[$1]}"
+}
+
+# cpu_ticks PID: the process's user + system CPU time so far, in clock ticks.
+cpu_ticks() {
+  awk '{print $14 + $15}' "/proc/$1/stat"
 }
 
 # run CASE SERVER ROUND BENCH_OPTION...: one Bench run on CPU 1; with metrics on, a scraper beside it.
@@ -76,9 +85,13 @@ while True:
 PYTHON
     scraper=$!
   fi
+  local before after
+  before=$(cpu_ticks "${PID[$server]}")
   taskset -c 1 java -cp "$JAR" io.github.vertxbeanstalkd.bench.Bench --target "127.0.0.1:${PORT[$server]}" \
     --size "$SIZE" --duration-ms "$DURATION_MS" --warmup-ms "$WARMUP_MS" "$@" \
     >"$OUT/raw/$name.$server.r$round.txt" 2>&1 || echo "    (bench failed; see $OUT/raw/$name.$server.r$round.txt)"
+  after=$(cpu_ticks "${PID[$server]}")
+  echo "$((after - before))" >"$OUT/raw/$name.$server.r$round.ticks"
   if [ -n "$scraper" ]; then kill "$scraper" 2>/dev/null || true; wait "$scraper" 2>/dev/null || true; fi
   printf '    %-4s %s\n' "$server" "$(grep -v -e '^{' -e '^ ' "$OUT/raw/$name.$server.r$round.txt" | tail -n 1 | cut -c 28-)"
 }
@@ -97,18 +110,25 @@ done
 cleanup
 PIDS=()
 
-python3 - "$OUT" "$ROUNDS" <<'PYTHON' | tee "$OUT/summary.txt"
+python3 - "$OUT" "$ROUNDS" "$(getconf CLK_TCK)" "$DURATION_MS" "$WARMUP_MS" <<'PYTHON' | tee "$OUT/summary.txt"
 import glob, json, os, statistics, sys
-out, rounds = sys.argv[1], int(sys.argv[2])
+out, rounds, hz = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+whole_s = (int(sys.argv[4]) + int(sys.argv[5])) / 1000
 def result(case, server, r):
     path = os.path.join(out, "raw", "%s.%s.r%d.txt" % (case, server, r))
     lines = [l for l in open(path, errors="replace") if l.startswith("{")]
-    return json.loads(lines[-1]) if lines else None
+    if not lines:
+        return None
+    result = json.loads(lines[-1])
+    ticks = int(open(path[:-len(".txt")] + ".ticks").read())
+    result["cpuUsPerOp"] = ticks * 1e6 / hz / (result["opsPerSec"] * whole_s) if result["opsPerSec"] else float("nan")
+    return result
 print("%-8s %-10s %12s %12s %10s %10s %10s" % ("case", "figure", "on", "off", "on/off", "min", "max"))
 for case in ("put-c50", "cycle"):
     pairs = [(result(case, "on", r), result(case, "off", r)) for r in range(1, rounds + 1)]
     pairs = [(a, b) for a, b in pairs if a and b and not a.get("errors") and not b.get("errors")]
-    for key, label in (("opsPerSec", "ops/s"), ("p99Us", "p99 us"), ("p999Us", "p99.9 us"), ("maxUs", "max us")):
+    for key, label in (("opsPerSec", "ops/s"), ("cpuUsPerOp", "CPU us/op"), ("p99Us", "p99 us"),
+                       ("p999Us", "p99.9 us"), ("maxUs", "max us")):
         ons = [a[key] for a, _ in pairs]
         offs = [b[key] for _, b in pairs]
         ratios = [a[key] / b[key] for a, b in pairs if b[key]]
