@@ -1,10 +1,8 @@
 package io.github.vertxbeanstalkd;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.fail;
 
-import java.io.BufferedInputStream;
-import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -13,26 +11,47 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.opentest4j.AssertionFailedError;
 
 /**
- * A small blocking beanstalkd client that speaks raw bytes: tests send exact lines and expect
- * exact replies. Every read gives up after {@link #READ_TIMEOUT_MILLIS}, so a missing reply fails
- * the test instead of hanging it.
+ * The tests' one raw-socket beanstalkd client: it sends exact bytes and reads replies as lines,
+ * bodies, documents and whole replies. A read waits at most the read timeout for each next byte,
+ * so a missing reply ends the read instead of hanging it. How a close, a silence or broken
+ * framing surfaces is chosen when connecting: {@link #connect(int)} fails the test, while
+ * {@link #open(int, int)} throws {@link UncheckedIOException} (its cause an
+ * {@link EOFException} for a close or reset, a {@link SocketTimeoutException} for a silence) for
+ * harnesses that record a dead server as data. The {@code expect} methods assert either way.
  */
 public final class TestClient implements AutoCloseable {
   public static final int READ_TIMEOUT_MILLIS = 5_000;
   private static final int MAX_LINE_BYTES = 1 << 20;
+  /** protocol.txt: the replies that announce a body of {@code <bytes>} after their line. */
+  private static final Pattern BODY_HEADER = Pattern.compile("(?:OK|FOUND \\d+|RESERVED \\d+) (\\d+)");
+
+  private enum FailureStyle { ASSERTION, UNCHECKED_IO }
 
   private final Socket socket;
   private final InputStream in;
   private final OutputStream out;
+  private final FailureStyle failureStyle;
+  private int readTimeoutMillis;
+  /** Received and not yet read: {@code buffer[start, end)}. A failed read takes nothing from it. */
+  private byte[] buffer = new byte[64 * 1024];
+  private int start;
+  private int end;
+  private boolean isClosedByServer;
 
-  private TestClient(Socket socket) throws IOException {
+  private TestClient(Socket socket, FailureStyle failureStyle, int readTimeoutMillis) throws IOException {
     this.socket = socket;
-    this.in = new BufferedInputStream(socket.getInputStream(), 64 * 1024);
+    this.in = socket.getInputStream();
     this.out = socket.getOutputStream();
+    this.failureStyle = failureStyle;
+    this.readTimeoutMillis = readTimeoutMillis;
   }
 
   public static TestClient connect(int port) {
@@ -42,22 +61,45 @@ public final class TestClient implements AutoCloseable {
   /** Connects with a small receive buffer when {@code receiveBufferBytes} is positive. */
   public static TestClient connect(int port, int receiveBufferBytes) {
     try {
-      Socket s = new Socket();
-      if (receiveBufferBytes > 0) {
-        // Set before connecting, so the TCP window is negotiated with it.
-        s.setReceiveBufferSize(receiveBufferBytes);
-      }
-      s.setTcpNoDelay(true);
-      s.setSoTimeout(READ_TIMEOUT_MILLIS);
-      s.connect(new InetSocketAddress("127.0.0.1", port), READ_TIMEOUT_MILLIS);
-      return new TestClient(s);
+      return new TestClient(socket(port, receiveBufferBytes, READ_TIMEOUT_MILLIS), FailureStyle.ASSERTION,
+          READ_TIMEOUT_MILLIS);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
 
+  /**
+   * Connects for a harness: a failed connect throws IOException, and every later close, reset,
+   * silence of {@code readTimeoutMillis} or broken framing throws UncheckedIOException.
+   */
+  public static TestClient open(int port, int readTimeoutMillis) throws IOException {
+    return new TestClient(socket(port, 0, readTimeoutMillis), FailureStyle.UNCHECKED_IO, readTimeoutMillis);
+  }
+
+  private static Socket socket(int port, int receiveBufferBytes, int connectTimeoutMillis) throws IOException {
+    Socket s = new Socket();
+    try {
+      if (receiveBufferBytes > 0) {
+        // Set before connecting, so the TCP window is negotiated with it.
+        s.setReceiveBufferSize(receiveBufferBytes);
+      }
+      s.setTcpNoDelay(true);
+      s.connect(new InetSocketAddress("127.0.0.1", port), connectTimeoutMillis);
+      return s;
+    } catch (IOException e) {
+      s.close();
+      throw e;
+    }
+  }
+
   public Socket socket() {
     return socket;
+  }
+
+  /** How long a read waits for each next byte before it gives up. */
+  public TestClient setReadTimeoutMillis(int millis) {
+    readTimeoutMillis = Math.max(1, millis);
+    return this;
   }
 
   /** Sends each line followed by CR LF, all in one write. */
@@ -84,6 +126,31 @@ public final class TestClient implements AutoCloseable {
     }
   }
 
+  /** Sends a put command and its body in one write; the reply is left to read. */
+  public TestClient sendPut(long pri, long delaySeconds, long ttrSeconds, byte[] body) {
+    byte[] line = ("put " + pri + " " + delaySeconds + " " + ttrSeconds + " " + body.length + "\r\n")
+        .getBytes(StandardCharsets.ISO_8859_1);
+    byte[] all = Arrays.copyOf(line, line.length + body.length + 2);
+    System.arraycopy(body, 0, all, line.length, body.length);
+    all[all.length - 2] = '\r';
+    all[all.length - 1] = '\n';
+    return sendRaw(all);
+  }
+
+  /** Sends one command line and returns the reply line. */
+  public String call(String command) {
+    return send(command).readLine();
+  }
+
+  /** Half-closes: the server reads an end of stream, and can still reply. */
+  public void shutdownOutput() {
+    try {
+      socket.shutdownOutput();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** Expects each line, CR LF terminated, exactly and in order. */
   public TestClient expect(String... lines) {
     for (String line : lines) {
@@ -95,7 +162,7 @@ public final class TestClient implements AutoCloseable {
   /** Expects exactly these bytes next. */
   public TestClient expectBytes(byte[] expected) {
     byte[] got = readExactly(expected.length);
-    if (!java.util.Arrays.equals(expected, got)) {
+    if (!Arrays.equals(expected, got)) {
       assertEquals(escape(expected), escape(got));
     }
     return this;
@@ -109,25 +176,25 @@ public final class TestClient implements AutoCloseable {
 
   /** Reads {@code OK <n>}, n bytes and CR LF; returns the n bytes as text. */
   public String readDocument() {
-    String header = readLine();
+    return readDocument(readLine());
+  }
+
+  /** Reads the document announced by {@code header}, which must be {@code OK <n>}. */
+  public String readDocument(String header) {
     if (!header.startsWith("OK ")) {
-      fail("expected OK <bytes>, got " + header);
+      throw failure("expected OK <bytes>, got " + header, false);
     }
-    int n = Integer.parseInt(header.substring(3));
-    byte[] yaml = readExactly(n);
-    assertEquals("", readLine(), "a document ends with CR LF");
-    return new String(yaml, StandardCharsets.ISO_8859_1);
+    return new String(readBody(header), StandardCharsets.ISO_8859_1);
   }
 
   /** Reads a stats document into its keys, in order. */
   public Map<String, String> readYaml() {
-    String doc = readDocument();
-    Map<String, String> map = new LinkedHashMap<>();
-    for (String line : doc.substring("---\n".length()).split("\n")) {
-      int colon = line.indexOf(": ");
-      map.put(line.substring(0, colon), line.substring(colon + 2));
-    }
-    return map;
+    return yaml(readDocument());
+  }
+
+  /** Reads the stats document announced by {@code header} into its keys, in order. */
+  public Map<String, String> readYaml(String header) {
+    return yaml(readDocument(header));
   }
 
   /** Sends a stats command and returns its document's keys. */
@@ -136,96 +203,197 @@ public final class TestClient implements AutoCloseable {
     return readYaml();
   }
 
+  private Map<String, String> yaml(String doc) {
+    if (!doc.startsWith("---\n")) {
+      throw failure("a YAML document starts with ---: " + doc, false);
+    }
+    Map<String, String> map = new LinkedHashMap<>();
+    for (String row : doc.substring("---\n".length()).split("\n")) {
+      int colon = row.indexOf(": ");
+      if (colon < 0) {
+        throw failure("not a key: value row: " + row + " in " + doc, false);
+      }
+      map.put(row.substring(0, colon), row.substring(colon + 2));
+    }
+    return map;
+  }
+
   /** Reads up to CR LF; the CR LF is consumed but not returned. */
   public String readLine() {
-    String line = readLineOrNull();
-    if (line == null) {
-      fail("connection closed; nothing read");
-    }
+    int length = awaitLine();
+    String line = new String(buffer, start, length, StandardCharsets.ISO_8859_1);
+    start += length + 2;
     return line;
   }
 
-
   /** The next line, or null when the connection closed cleanly before it began. */
   public String readLineOrNull() {
-    ByteArrayOutputStream line = new ByteArrayOutputStream();
-    int previous = -1;
-    while (true) {
-      int b = read();
-      if (b < 0) {
-        if (line.size() == 0) {
-          return null;
-        }
-        fail("connection closed in the middle of a line: " + escape(line.toByteArray()));
-      }
-      if (previous == '\r' && b == '\n') {
-        byte[] bytes = line.toByteArray();
-        return new String(bytes, 0, bytes.length - 1, StandardCharsets.ISO_8859_1);
-      }
-      line.write(b);
-      previous = b;
-      if (line.size() > MAX_LINE_BYTES) {
-        fail("no CR LF in " + MAX_LINE_BYTES + " bytes");
-      }
+    if (start == end && receive(readTimeoutMillis) == 0) {
+      throw failure("no reply within " + readTimeoutMillis + " ms", true);
     }
+    return start == end && isClosedByServer ? null : readLine();
+  }
+
+  /** The {@code <bytes>} a FOUND, RESERVED or OK header announces, then its CR LF. */
+  public byte[] readBody(String header) {
+    int bytes = Integer.parseInt(header.substring(header.lastIndexOf(' ') + 1));
+    awaitBytes(bytes + 2);
+    if (buffer[start + bytes] != '\r' || buffer[start + bytes + 1] != '\n') {
+      throw failure("a body of " + bytes + " bytes ends with CR LF, got "
+          + escape(Arrays.copyOfRange(buffer, start, start + bytes + 2)), false);
+    }
+    byte[] body = Arrays.copyOfRange(buffer, start, start + bytes);
+    start += bytes + 2;
+    return body;
+  }
+
+  /** One whole reply: its line and CR LF, then the body and CR LF its header announces, if any. */
+  public byte[] readReply() {
+    int length = awaitLine();
+    long body = announcedBodyBytes(new String(buffer, start, length, StandardCharsets.ISO_8859_1));
+    long total = length + 2L + (body < 0 ? 0 : body + 2);
+    if (total > Integer.MAX_VALUE - 16) {
+      throw failure("a reply of " + total + " bytes", false);
+    }
+    return readExactly((int) total);
+  }
+
+  /** The {@code <bytes>} a reply line (without its CR LF) announces, or -1 when it announces none. */
+  public static long announcedBodyBytes(String line) {
+    Matcher header = BODY_HEADER.matcher(line);
+    return header.matches() ? Long.parseLong(header.group(1)) : -1;
   }
 
   public byte[] readExactly(int n) {
-    byte[] buf = new byte[n];
-    int filled = 0;
-    try {
-      while (filled < n) {
-        int got = in.read(buf, filled, n - filled);
-        if (got < 0) {
-          fail("connection closed after " + filled + " of " + n + " bytes");
-        }
-        filled += got;
-      }
-    } catch (SocketTimeoutException e) {
-      fail("no reply within " + READ_TIMEOUT_MILLIS + " ms; got " + filled + " of " + n + " bytes");
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    awaitBytes(n);
+    byte[] bytes = Arrays.copyOfRange(buffer, start, start + n);
+    start += n;
+    return bytes;
+  }
+
+  /**
+   * Everything received and not yet read, waiting up to {@code waitMillis} for a first byte or a
+   * close when there is none; never fails. {@link #isClosedByServer()} tells whether a close came.
+   */
+  public byte[] readAvailable(int waitMillis) {
+    if (start == end) {
+      receive(waitMillis);
     }
-    return buf;
+    try {
+      while (!isClosedByServer && in.available() > 0 && receive(1) > 0) {
+        // Take what the socket already holds too.
+      }
+    } catch (IOException e) {
+      isClosedByServer = true;
+    }
+    return readExactly(end - start);
+  }
+
+  /** True once a read met the end of the stream or a reset. */
+  public boolean isClosedByServer() {
+    return isClosedByServer;
   }
 
   /** Expects the server to close the connection, sending nothing more. */
   public void expectClosed() {
-    int b = read();
-    if (b >= 0) {
-      fail("expected the connection to close, got byte " + b);
+    if (start == end && receive(readTimeoutMillis) == 0) {
+      throw failure("no close within " + readTimeoutMillis + " ms", true);
+    }
+    if (start != end) {
+      throw failure("expected the connection to close, got " + escape(readAvailable(1)), false);
     }
   }
 
   /** Expects no byte at all during {@code millis}. */
   public void expectNothingFor(int millis) {
-    try {
-      socket.setSoTimeout(millis);
-      int b = in.read();
-      fail(b < 0 ? "the connection closed" : "expected silence, got byte " + b);
-    } catch (SocketTimeoutException expected) {
-      // silence, as wanted
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } finally {
-      try {
-        socket.setSoTimeout(READ_TIMEOUT_MILLIS);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
+    if (start == end && receive(millis) == 0) {
+      return;
+    }
+    throw failure(start == end ? "the connection closed" : "expected silence, got " + escape(readAvailable(1)), false);
+  }
+
+  /** Waits for a whole line to be buffered; returns its length without the CR LF. */
+  private int awaitLine() {
+    int scanned = 0;
+    while (true) {
+      for (int i = start + Math.max(0, scanned - 1); i + 1 < end; i++) {
+        if (buffer[i] == '\r' && buffer[i + 1] == '\n') {
+          return i - start;
+        }
       }
+      scanned = end - start;
+      if (scanned > MAX_LINE_BYTES) {
+        throw failure("no CR LF in " + MAX_LINE_BYTES + " bytes", false);
+      }
+      receiveOrFail();
     }
   }
 
-  private int read() {
-    try {
-      return in.read();
-    } catch (SocketTimeoutException e) {
-      fail("no reply within " + READ_TIMEOUT_MILLIS + " ms");
-      return -1;
-    } catch (IOException e) {
-      // A reset counts as closed for the tests that expect a close.
+  private void awaitBytes(int n) {
+    while (end - start < n) {
+      receiveOrFail();
+    }
+  }
+
+  private void receiveOrFail() {
+    int got = receive(readTimeoutMillis);
+    if (got == 0) {
+      throw failure("no reply within " + readTimeoutMillis + " ms", true);
+    }
+    if (got < 0) {
+      throw failure("connection closed", false);
+    }
+  }
+
+  /** One read into the buffer: the bytes it added, 0 when {@code waitMillis} passed, -1 at the end. */
+  private int receive(int waitMillis) {
+    if (isClosedByServer) {
       return -1;
     }
+    makeRoom();
+    try {
+      socket.setSoTimeout(Math.max(1, waitMillis));
+      int n = in.read(buffer, end, buffer.length - end);
+      if (n < 0) {
+        isClosedByServer = true;
+        return -1;
+      }
+      end += n;
+      return n;
+    } catch (SocketTimeoutException e) {
+      return 0;
+    } catch (IOException e) {
+      // A reset counts as a close, for the tests that expect one.
+      isClosedByServer = true;
+      return -1;
+    }
+  }
+
+  private void makeRoom() {
+    if (end < buffer.length) {
+      return;
+    }
+    int live = end - start;
+    byte[] target = live * 2 > buffer.length ? new byte[buffer.length * 2] : buffer;
+    System.arraycopy(buffer, start, target, 0, live);
+    buffer = target;
+    start = 0;
+    end = live;
+  }
+
+  /**
+   * A failure in this client's style: an assertion is thrown here, an UncheckedIOException is
+   * returned for the caller to throw. {@code isSilence} tells a timeout from a close or bad bytes.
+   */
+  private RuntimeException failure(String what, boolean isSilence) {
+    String message = start == end ? what : what + "; read so far: " + escape(Arrays.copyOfRange(buffer, start,
+        Math.min(end, start + 512)));
+    if (failureStyle == FailureStyle.ASSERTION) {
+      throw new AssertionFailedError(message);
+    }
+    IOException cause = isSilence ? new SocketTimeoutException(message)
+        : isClosedByServer ? new EOFException(message) : new IOException(message);
+    return new UncheckedIOException(message, cause);
   }
 
   @Override

@@ -66,7 +66,7 @@ final class CaseReplay {
     if (existing != null) {
       return existing;
     }
-    ClientConnection created = new ClientConnection(port, "conformance-" + c.name() + "-" + name);
+    ClientConnection created = new ClientConnection(port, REPLY_WAIT_NANOS);
     conns.put(name, created);
     return created;
   }

@@ -1,5 +1,6 @@
 package io.github.vertxbeanstalkd.conformance;
 
+import io.github.vertxbeanstalkd.TestClient;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +23,6 @@ import java.util.regex.Pattern;
  */
 final class ReplyUnits {
   private static final Pattern OK = Pattern.compile("OK (\\d+)\r\n");
-  private static final Pattern JOB = Pattern.compile("(?:FOUND|RESERVED) \\d+ (\\d+)\r\n");
   /** The masked stats keys, each with the form its value must still have (BEHAVIOURS.md 11). */
   private static final Map<String, Pattern> STATS_MASKED = Map.of(
       "pid", Pattern.compile("\\d+"),
@@ -50,12 +50,11 @@ final class ReplyUnits {
 
   /** Body bytes (including its CR LF) announced by this reply line, or -1 for none. */
   static long bodyLength(String headerLine) {
-    Matcher m = OK.matcher(headerLine);
-    if (m.matches()) {
-      return Long.parseLong(m.group(1)) + 2;
+    if (!headerLine.endsWith("\r\n")) {
+      return -1;
     }
-    m = JOB.matcher(headerLine);
-    return m.matches() ? Long.parseLong(m.group(1)) + 2 : -1;
+    long body = TestClient.announcedBodyBytes(headerLine.substring(0, headerLine.length() - 2));
+    return body < 0 ? -1 : body + 2;
   }
 
   /** Splits recorded bytes into units; a trailing partial unit is kept as one unit. */

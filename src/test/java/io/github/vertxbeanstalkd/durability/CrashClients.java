@@ -1,7 +1,9 @@
 package io.github.vertxbeanstalkd.durability;
 
+import io.github.vertxbeanstalkd.TestClient;
 import io.github.vertxbeanstalkd.durability.JobLedger.Acknowledged;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
@@ -69,12 +71,10 @@ final class CrashClients {
     Thread t = new Thread(() -> {
       try {
         body.run(random);
-      } catch (SocketTimeoutException e) {
-        unexpected(name + ": no reply within " + READ_TIMEOUT_MILLIS + " ms while the server ran");
+      } catch (UncheckedIOException e) {
+        ended(name, e.getCause());
       } catch (IOException e) {
-        if (!isKilled) {
-          unexpected(name + ": connection lost while the server ran: " + e);
-        }
+        ended(name, e);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
@@ -84,8 +84,17 @@ final class CrashClients {
     t.start();
   }
 
+  /** A client's connection broke: expected once the server is killed, unless the server fell silent. */
+  private void ended(String name, IOException e) {
+    if (e instanceof SocketTimeoutException) {
+      unexpected(name + ": no reply within " + READ_TIMEOUT_MILLIS + " ms while the server ran");
+    } else if (!isKilled) {
+      unexpected(name + ": connection lost while the server ran: " + e);
+    }
+  }
+
   private void produce(int worker, Random r) throws IOException {
-    try (WireConnection c = WireConnection.open(port, READ_TIMEOUT_MILLIS)) {
+    try (TestClient c = TestClient.open(port, READ_TIMEOUT_MILLIS)) {
       String using = "default";
       for (long seq = 0; !isKilled; seq++) {
         String tube = TUBES[r.nextInt(TUBES.length)];
@@ -99,8 +108,7 @@ final class CrashClients {
         byte[] body = SentPut.body(token, bodyBytes(r), r);
         SentPut p = SentPut.of(token, tube, pri, delaySeconds, body, System.currentTimeMillis());
         ledger.sent(p);
-        c.put(pri, delaySeconds, TTR_SECONDS, body).flush();
-        String reply = c.readLine();
+        String reply = c.sendPut(pri, delaySeconds, TTR_SECONDS, body).readLine();
         if (reply.startsWith("INSERTED ")) {
           ledger.inserted(Long.parseLong(reply.substring("INSERTED ".length())), p, System.currentTimeMillis());
         } else {
@@ -117,7 +125,7 @@ final class CrashClients {
   }
 
   private void consume(Random r) throws IOException {
-    try (WireConnection c = WireConnection.open(port, READ_TIMEOUT_MILLIS)) {
+    try (TestClient c = TestClient.open(port, READ_TIMEOUT_MILLIS)) {
       for (String tube : TUBES) {
         String reply = c.call("watch " + tube);
         if (!reply.startsWith("WATCHING ")) {
@@ -134,7 +142,7 @@ final class CrashClients {
           continue;
         }
         long id = Long.parseLong(reply.split(" ")[1]);
-        JobFacts f = ledger.handedOut(id, c.readBody(WireConnection.lastNumber(reply)));
+        JobFacts f = ledger.handedOut(id, c.readBody(reply));
         if (f == null) {
           c.call("delete " + id);
           continue;
@@ -148,7 +156,7 @@ final class CrashClients {
   }
 
   /** One change of a reserved job, recorded before it is sent and acknowledged after its reply. */
-  private void change(WireConnection c, JobFacts f, Random r) throws IOException {
+  private void change(TestClient c, JobFacts f, Random r) throws IOException {
     int roll = r.nextInt(100);
     long pri = r.nextInt(2000);
     long now = System.currentTimeMillis();
@@ -165,7 +173,7 @@ final class CrashClients {
     }
   }
 
-  private boolean apply(WireConnection c, JobFacts f, String command, Outcome change, String success,
+  private boolean apply(TestClient c, JobFacts f, String command, Outcome change, String success,
       Acknowledged kind) throws IOException {
     f.send(change);
     String reply = c.call(command);
@@ -180,7 +188,7 @@ final class CrashClients {
   }
 
   private void kick(Random r) throws IOException, InterruptedException {
-    try (WireConnection c = WireConnection.open(port, READ_TIMEOUT_MILLIS)) {
+    try (TestClient c = TestClient.open(port, READ_TIMEOUT_MILLIS)) {
       while (!isKilled) {
         Thread.sleep(1 + r.nextInt(10));
         Long id = ledger.anyBuried(r);

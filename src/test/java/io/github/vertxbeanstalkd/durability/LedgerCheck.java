@@ -1,8 +1,10 @@
 package io.github.vertxbeanstalkd.durability;
 
+import io.github.vertxbeanstalkd.TestClient;
 import io.github.vertxbeanstalkd.durability.CrashTally.Kind;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -15,11 +17,11 @@ import java.util.Random;
  */
 final class LedgerCheck {
   private static final int BATCH_IDS = 256;
-  private final WireConnection c;
+  private final TestClient c;
   private final JobLedger ledger;
   private final long crashMillis;
 
-  private LedgerCheck(WireConnection c, JobLedger ledger, long crashMillis) {
+  private LedgerCheck(TestClient c, JobLedger ledger, long crashMillis) {
     this.c = c;
     this.ledger = ledger;
     this.crashMillis = crashMillis;
@@ -27,7 +29,7 @@ final class LedgerCheck {
 
   /** @param crashMillis when the server was killed (changes never acknowledged were made before) */
   static void run(int port, JobLedger ledger, long crashMillis, String probeToken) throws IOException {
-    try (WireConnection c = WireConnection.open(port, 60_000)) {
+    try (TestClient c = TestClient.open(port, 60_000)) {
       new LedgerCheck(c, ledger, crashMillis).check(probeToken);
     }
   }
@@ -36,7 +38,7 @@ final class LedgerCheck {
     byte[] body = SentPut.body(probeToken, 32, new Random());
     SentPut probe = SentPut.of(probeToken, "probe", 0, 0, body, System.currentTimeMillis());
     ledger.sent(probe);
-    c.line("use probe").put(0, 0, 120, body).flush();
+    c.send("use probe").sendPut(0, 0, 120, body);
     String using = c.readLine();
     String inserted = c.readLine();
     if (!using.equals("USING probe") || !inserted.startsWith("INSERTED ")) {
@@ -52,13 +54,15 @@ final class LedgerCheck {
     for (long from = 1; from <= top; from += BATCH_IDS) {
       long to = Math.min(top, from + BATCH_IDS - 1);
       long sentMillis = System.currentTimeMillis();
+      List<String> batch = new ArrayList<>();
       for (long id = from; id <= to; id++) {
-        c.line("peek " + id).line("stats-job " + id);
+        batch.add("peek " + id);
+        batch.add("stats-job " + id);
       }
-      c.flush();
+      c.send(batch.toArray(String[]::new));
       for (long id = from; id <= to; id++) {
         String peek = c.readLine();
-        byte[] found = peek.startsWith("FOUND ") ? c.readBody(WireConnection.lastNumber(peek)) : null;
+        byte[] found = peek.startsWith("FOUND ") ? c.readBody(peek) : null;
         String stats = c.readLine();
         Map<String, String> job = stats.startsWith("OK ") ? c.readYaml(stats) : null;
         if ((found == null) != (job == null) || (found == null && !peek.equals("NOT_FOUND"))) {

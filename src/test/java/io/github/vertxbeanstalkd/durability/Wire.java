@@ -1,10 +1,8 @@
 package io.github.vertxbeanstalkd.durability;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.vertxbeanstalkd.TestClient;
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
@@ -14,14 +12,7 @@ final class Wire {
 
   static long put(TestClient c, String tube, long pri, long delaySeconds, long ttrSeconds, byte[] body) {
     c.send("use " + tube).expect("USING " + tube);
-    ByteArrayOutputStream b = new ByteArrayOutputStream();
-    byte[] header = ("put " + pri + " " + delaySeconds + " " + ttrSeconds + " " + body.length + "\r\n")
-        .getBytes(StandardCharsets.US_ASCII);
-    b.writeBytes(header);
-    b.writeBytes(body);
-    b.writeBytes(new byte[] {'\r', '\n'});
-    c.sendRaw(b.toByteArray());
-    String reply = c.readLine();
+    String reply = c.sendPut(pri, delaySeconds, ttrSeconds, body).readLine();
     assertTrue(reply.startsWith("INSERTED "), reply);
     return Long.parseLong(reply.substring("INSERTED ".length()));
   }
@@ -35,7 +26,7 @@ final class Wire {
     c.send("reserve-job " + id);
     String header = c.readLine();
     assertTrue(header.startsWith("RESERVED " + id + " "), header);
-    c.readExactly(Integer.parseInt(header.substring(header.lastIndexOf(' ') + 1)) + 2);
+    c.readBody(header);
   }
 
   static Map<String, String> statsJob(TestClient c, long id) {
@@ -47,9 +38,7 @@ final class Wire {
     c.send("peek " + id);
     String header = c.readLine();
     assertTrue(header.startsWith("FOUND " + id + " "), "peek " + id + ": " + header);
-    byte[] body = c.readExactly(Integer.parseInt(header.substring(header.lastIndexOf(' ') + 1)));
-    assertEquals("", c.readLine(), "a body ends with CR LF");
-    return body;
+    return c.readBody(header);
   }
 
   static void expectGone(TestClient c, long id) {

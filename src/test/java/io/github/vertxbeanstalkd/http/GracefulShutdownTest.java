@@ -1,13 +1,14 @@
 package io.github.vertxbeanstalkd.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.vertxbeanstalkd.TestClient;
 import io.github.vertxbeanstalkd.server.DeployedServerTest;
-import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.ConnectException;
-import java.net.Socket;
 import org.junit.jupiter.api.Test;
 
 /** BeanstalkServer.shutdown, what SIGTERM runs: stop accepting, finish what is in flight, close. */
@@ -64,12 +65,8 @@ class GracefulShutdownTest extends DeployedServerTest {
   }
 
   private void assertRefused() {
-    try (Socket s = new Socket("127.0.0.1", port)) {
-      throw new AssertionError("a connection was accepted after the shutdown");
-    } catch (ConnectException expected) {
-      // Nothing listens any more.
-    } catch (IOException e) {
-      throw new AssertionError(e);
-    }
+    UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> TestClient.connect(port).close(),
+        "a connection was accepted after the shutdown");
+    assertInstanceOf(ConnectException.class, e.getCause(), "nothing listens any more");
   }
 }
