@@ -15,7 +15,7 @@ import java.util.Set;
  */
 public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogConfig binlog, boolean isTcpEnabled,
     boolean isWarmUpEnabled, EventBusConfig eventBus, HttpConfig http, boolean isMetricsEnabled,
-    long shutdownGraceMillis, int maxConnections, long maxMemoryBytes) {
+    long shutdownGraceMillis, int maxConnections, long maxMemoryBytes, TlsConfig tls) {
   public static final String DEFAULT_HOST = "127.0.0.1";
   public static final int DEFAULT_PORT = 11300;
   /** BEHAVIOURS.md 4: 2^16 - 1, inclusive. */
@@ -57,7 +57,7 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
 
   public ServerConfig(String host, int port, int maxJobSizeBytes, BinlogConfig binlog) {
     this(host, port, maxJobSizeBytes, binlog, true, true, EventBusConfig.defaults(), HttpConfig.off(), true,
-        DEFAULT_SHUTDOWN_GRACE_MILLIS, defaultMaxConnections(), 0);
+        DEFAULT_SHUTDOWN_GRACE_MILLIS, defaultMaxConnections(), 0, TlsConfig.off());
   }
 
   /** The launcher's defaults: every listener on, on loopback. */
@@ -74,6 +74,7 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
     all.addAll(EventBusConfig.ENVIRONMENT.keySet());
     all.addAll(HttpConfig.ENVIRONMENT.keySet());
     all.addAll(METRICS_ENVIRONMENT.keySet());
+    all.addAll(TlsConfig.ENVIRONMENT.keySet());
     return all;
   }
 
@@ -84,44 +85,50 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
 
   public ServerConfig withMaxJobSize(int bytes) {
     return new ServerConfig(host, port, bytes, binlog, isTcpEnabled, isWarmUpEnabled, eventBus, http,
-        isMetricsEnabled, shutdownGraceMillis, maxConnections, maxMemoryBytes);
+        isMetricsEnabled, shutdownGraceMillis, maxConnections, maxMemoryBytes, tls);
   }
 
   public ServerConfig withBinlog(BinlogConfig config) {
     return new ServerConfig(host, port, maxJobSizeBytes, config, isTcpEnabled, isWarmUpEnabled, eventBus, http,
-        isMetricsEnabled, shutdownGraceMillis, maxConnections, maxMemoryBytes);
+        isMetricsEnabled, shutdownGraceMillis, maxConnections, maxMemoryBytes, tls);
   }
 
-  /** Without the TCP listener: the queue is reached through the event bus only. */
+  /** Without the plain TCP listener: the queue is reached through the event bus, and TLS if it is on. */
   public ServerConfig withoutTcp() {
     return new ServerConfig(host, port, maxJobSizeBytes, binlog, false, isWarmUpEnabled, eventBus, http,
-        isMetricsEnabled, shutdownGraceMillis, maxConnections, maxMemoryBytes);
+        isMetricsEnabled, shutdownGraceMillis, maxConnections, maxMemoryBytes, tls);
   }
 
   public ServerConfig withEventBus(EventBusConfig config) {
     return new ServerConfig(host, port, maxJobSizeBytes, binlog, isTcpEnabled, isWarmUpEnabled, config, http,
-        isMetricsEnabled, shutdownGraceMillis, maxConnections, maxMemoryBytes);
+        isMetricsEnabled, shutdownGraceMillis, maxConnections, maxMemoryBytes, tls);
   }
 
   public ServerConfig withWarmUp(boolean isEnabled) {
     return new ServerConfig(host, port, maxJobSizeBytes, binlog, isTcpEnabled, isEnabled, eventBus, http,
-        isMetricsEnabled, shutdownGraceMillis, maxConnections, maxMemoryBytes);
+        isMetricsEnabled, shutdownGraceMillis, maxConnections, maxMemoryBytes, tls);
   }
 
   public ServerConfig withHttp(HttpConfig config) {
     return new ServerConfig(host, port, maxJobSizeBytes, binlog, isTcpEnabled, isWarmUpEnabled, eventBus, config,
-        isMetricsEnabled, shutdownGraceMillis, maxConnections, maxMemoryBytes);
+        isMetricsEnabled, shutdownGraceMillis, maxConnections, maxMemoryBytes, tls);
   }
 
   /** @param bytes the cap on what the queue holds; 0 for the default share of the job store's limit */
   public ServerConfig withMaxMemory(long bytes) {
     return new ServerConfig(host, port, maxJobSizeBytes, binlog, isTcpEnabled, isWarmUpEnabled, eventBus, http,
-        isMetricsEnabled, shutdownGraceMillis, maxConnections, bytes);
+        isMetricsEnabled, shutdownGraceMillis, maxConnections, bytes, tls);
+  }
+
+  /** With the TLS listener {@code config} describes, beside the TCP one (or instead: see {@link #withoutTcp()}). */
+  public ServerConfig withTls(TlsConfig config) {
+    return new ServerConfig(host, port, maxJobSizeBytes, binlog, isTcpEnabled, isWarmUpEnabled, eventBus, http,
+        isMetricsEnabled, shutdownGraceMillis, maxConnections, maxMemoryBytes, config);
   }
 
   public ServerConfig withMaxConnections(int max) {
     return new ServerConfig(host, port, maxJobSizeBytes, binlog, isTcpEnabled, isWarmUpEnabled, eventBus, http,
-        isMetricsEnabled, shutdownGraceMillis, max, maxMemoryBytes);
+        isMetricsEnabled, shutdownGraceMillis, max, maxMemoryBytes, tls);
   }
 
   /**
@@ -140,7 +147,7 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
   /** Without the queue's own series and the per-command timing. */
   public ServerConfig withoutMetrics() {
     return new ServerConfig(host, port, maxJobSizeBytes, binlog, isTcpEnabled, isWarmUpEnabled, eventBus, http, false,
-        shutdownGraceMillis, maxConnections, maxMemoryBytes);
+        shutdownGraceMillis, maxConnections, maxMemoryBytes, tls);
   }
 
   /** The defaults as JSON, the lowest layer of the configuration. */
@@ -181,7 +188,7 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
         new ConfigSection("metrics", METRICS_KEYS, METRICS_ENVIRONMENT, json).flag("enabled", true);
     return new ServerConfig(host, port, maxJobSize, BinlogConfig.fromJson(json), tcp.flag("enabled", true),
         tcp.flag("warmUp", true), EventBusConfig.fromJson(json), HttpConfig.fromJson(json, host), isMetricsEnabled,
-        graceMillis, maxConnections, maxMemory);
+        graceMillis, maxConnections, maxMemory, TlsConfig.fromJson(json, host));
   }
 
   private static Set<String> sectionKeys() {
@@ -195,6 +202,8 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
     all.addAll(HttpConfig.ENVIRONMENT.keySet());
     all.addAll(ConfigSection.topLevelKeys("metrics", METRICS_KEYS));
     all.addAll(METRICS_ENVIRONMENT.keySet());
+    all.addAll(ConfigSection.topLevelKeys(TlsConfig.SECTION, TlsConfig.KEYS));
+    all.addAll(TlsConfig.ENVIRONMENT.keySet());
     return all;
   }
 

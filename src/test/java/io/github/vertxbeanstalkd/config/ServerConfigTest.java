@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.vertx.core.json.JsonObject;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 class ServerConfigTest {
@@ -83,5 +84,75 @@ class ServerConfigTest {
     var e = assertThrows(IllegalArgumentException.class,
         () -> ServerConfig.fromJson(new JsonObject().put("prot", 1)));
     assertEquals("config: unknown key 'prot'", e.getMessage());
+  }
+
+  @Test
+  void tlsIsOffUnlessAPortIsSet() {
+    assertEquals(TlsConfig.off(), ServerConfig.fromJson(new JsonObject()).tls());
+    assertEquals(false, ServerConfig.defaults().tls().isEnabled());
+  }
+
+  @Test
+  void tlsKeysFlatNestedAndFromTheEnvironment() {
+    ServerConfig nested = ServerConfig.fromJson(new JsonObject().put("host", "0.0.0.0")
+        .put("tls", new JsonObject().put("port", 11301).put("cert", "/etc/bs/cert.pem").put("key", "/etc/bs/key.pem")));
+    // tls.host follows host unless told otherwise.
+    assertEquals(new TlsConfig(true, "0.0.0.0", 11301, Path.of("/etc/bs/cert.pem"), Path.of("/etc/bs/key.pem"), null),
+        nested.tls());
+    assertEquals(false, nested.tls().isClientCertificateRequired());
+    ServerConfig flat = ServerConfig.fromJson(new JsonObject().put("tls.port", 0).put("tls.cert", "c.pem")
+        .put("tls.key", "k.pem").put("tls.clientCa", "ca.pem").put("tls.host", "::1"));
+    assertEquals(new TlsConfig(true, "::1", 0, Path.of("c.pem"), Path.of("k.pem"), Path.of("ca.pem")), flat.tls());
+    assertEquals(true, flat.tls().isClientCertificateRequired());
+    ServerConfig env = ServerConfig.fromJson(new JsonObject().put("tls", new JsonObject().put("port", 1))
+        .put("BEANSTALKD_TLS_PORT", "11302").put("BEANSTALKD_TLS_CERT", "/e/c.pem").put("BEANSTALKD_TLS_KEY", "/e/k.pem")
+        .put("BEANSTALKD_TLS_CLIENT_CA", "/e/ca.pem").put("BEANSTALKD_TLS_HOST", "10.0.0.1"));
+    assertEquals(new TlsConfig(true, "10.0.0.1", 11302, Path.of("/e/c.pem"), Path.of("/e/k.pem"), Path.of("/e/ca.pem")),
+        env.tls());
+    assertEquals(true, ServerConfig.environmentVariables().containsAll(java.util.Set.of("BEANSTALKD_TLS_HOST",
+        "BEANSTALKD_TLS_PORT", "BEANSTALKD_TLS_CERT", "BEANSTALKD_TLS_KEY", "BEANSTALKD_TLS_CLIENT_CA")));
+  }
+
+  @Test
+  void withTlsKeepsTheRestOfTheConfig() {
+    TlsConfig tls = TlsConfig.onFreePort("127.0.0.1", Path.of("c.pem"), Path.of("k.pem")).withClientCa(Path.of("ca.pem"));
+    ServerConfig config = ServerConfig.forTests().withMaxConnections(7).withTls(tls);
+    assertEquals(tls, config.tls());
+    assertEquals(7, config.maxConnections());
+    assertEquals(false, config.withoutTcp().isTcpEnabled());
+    assertEquals(tls, config.withoutTcp().tls());
+  }
+
+  @Test
+  void badTlsValuesAreRejectedNamingTheKey() {
+    assertEquals("config: 'tls.cert' must be set when 'tls.port' is",
+        rejected(new JsonObject().put("tls.port", 11301).put("tls.key", "k.pem")));
+    assertEquals("config: 'tls.key' must be set when 'tls.port' is",
+        rejected(new JsonObject().put("tls.port", 11301).put("tls.cert", "c.pem")));
+    assertEquals("config: 'tls.port' must be between 0 and 65535, got 70000",
+        rejected(new JsonObject().put("tls", new JsonObject().put("port", 70000).put("cert", "c").put("key", "k"))));
+    assertEquals("config: 'tls.port' must be a whole number, got x",
+        rejected(new JsonObject().put("BEANSTALKD_TLS_PORT", "x").put("tls.cert", "c").put("tls.key", "k")));
+    assertEquals("config: 'tls.cert' must be a non-empty string, got 5",
+        rejected(new JsonObject().put("tls.port", 0).put("tls.cert", 5).put("tls.key", "k")));
+    assertEquals("config: unknown key 'tls.certificate'",
+        rejected(new JsonObject().put("tls", new JsonObject().put("certificate", "c"))));
+    assertEquals("config: unknown key 'tls.ca'", rejected(new JsonObject().put("tls.ca", "c")));
+    assertEquals("config: 'tls' must be an object, got on", rejected(new JsonObject().put("tls", "on")));
+    assertEquals("config: 'tls.clientCa' is not a valid path: a\u0000b",
+        rejected(new JsonObject().put("tls.port", 0).put("tls.cert", "c").put("tls.key", "k")
+            .put("tls.clientCa", "a\u0000b")));
+  }
+
+  @Test
+  void aTlsCertificateWithoutAPortIsRejectedRatherThanIgnored() {
+    assertEquals("config: 'tls.cert' is set but 'tls.port' is not; set 'tls.port' to turn TLS on (0 picks a free port)",
+        rejected(new JsonObject().put("tls", new JsonObject().put("cert", "c.pem").put("key", "k.pem"))));
+    assertEquals("config: 'tls.clientCa' is set but 'tls.port' is not; set 'tls.port' to turn TLS on (0 picks a free port)",
+        rejected(new JsonObject().put("BEANSTALKD_TLS_CLIENT_CA", "ca.pem")));
+  }
+
+  private static String rejected(JsonObject json) {
+    return assertThrows(IllegalArgumentException.class, () -> ServerConfig.fromJson(json)).getMessage();
   }
 }

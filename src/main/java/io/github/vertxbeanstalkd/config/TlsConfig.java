@@ -1,0 +1,81 @@
+package io.github.vertxbeanstalkd.config;
+
+import io.vertx.core.json.JsonObject;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The optional TLS listener: the same protocol and the same queue as the TCP port, encrypted. Off
+ * unless a port is set; it binds to the TCP listener's host unless told otherwise. The certificate
+ * chain and the key are PEM files; with a client CA, every client must present a certificate it signed.
+ */
+public record TlsConfig(boolean isEnabled, String host, int port, Path cert, Path key, Path clientCa) {
+  static final String SECTION = "tls";
+  static final Set<String> KEYS = Set.of("host", "port", "cert", "key", "clientCa");
+  static final Map<String, String> ENVIRONMENT = Map.of(
+      "BEANSTALKD_TLS_HOST", "tls.host",
+      "BEANSTALKD_TLS_PORT", "tls.port",
+      "BEANSTALKD_TLS_CERT", "tls.cert",
+      "BEANSTALKD_TLS_KEY", "tls.key",
+      "BEANSTALKD_TLS_CLIENT_CA", "tls.clientCa");
+
+  public TlsConfig {
+    if (isEnabled && (cert == null || key == null)) {
+      throw new IllegalArgumentException("config: 'tls." + (cert == null ? "cert" : "key")
+          + "' must be set when 'tls.port' is");
+    }
+  }
+
+  /** No TLS listener: the default. */
+  public static TlsConfig off() {
+    return new TlsConfig(false, ServerConfig.DEFAULT_HOST, 0, null, null, null);
+  }
+
+  /** A listener on {@code host} and an ephemeral port, with this certificate chain and key, no client certificates. */
+  public static TlsConfig onFreePort(String host, Path cert, Path key) {
+    return new TlsConfig(true, host, 0, cert, key, null);
+  }
+
+  /** Requires every client to present a certificate signed by one of the CAs in {@code caFile}. */
+  public TlsConfig withClientCa(Path caFile) {
+    return new TlsConfig(isEnabled, host, port, cert, key, caFile);
+  }
+
+  public boolean isClientCertificateRequired() {
+    return clientCa != null;
+  }
+
+  static TlsConfig fromJson(JsonObject json, String defaultHost) {
+    ConfigSection section = new ConfigSection(SECTION, KEYS, ENVIRONMENT, json);
+    String host = section.text("host", defaultHost);
+    Path cert = path(section, "cert");
+    Path key = path(section, "key");
+    Path clientCa = path(section, "clientCa");
+    if (section.value("port") == null) {
+      // A certificate given without a port is a listener the operator expects and would not get.
+      for (String k : new String[] {"host", "cert", "key", "clientCa"}) {
+        if (section.value(k) != null) {
+          throw new IllegalArgumentException("config: 'tls." + k + "' is set but 'tls.port' is not; "
+              + "set 'tls.port' to turn TLS on (0 picks a free port)");
+        }
+      }
+      return off();
+    }
+    int port = (int) section.number("port", 0, 0, 65_535);
+    return new TlsConfig(true, host, port, cert, key, clientCa);
+  }
+
+  private static Path path(ConfigSection section, String key) {
+    String text = section.text(key, null);
+    if (text == null) {
+      return null;
+    }
+    try {
+      return Path.of(text);
+    } catch (InvalidPathException e) {
+      throw new IllegalArgumentException("config: 'tls." + key + "' is not a valid path: " + text);
+    }
+  }
+}
