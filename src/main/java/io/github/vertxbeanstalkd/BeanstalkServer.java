@@ -13,6 +13,7 @@ import io.github.vertxbeanstalkd.http.Readiness;
 import io.github.vertxbeanstalkd.metrics.CommandDurations;
 import io.github.vertxbeanstalkd.metrics.ServerMetrics;
 import io.github.vertxbeanstalkd.server.TcpServerVerticle;
+import io.github.vertxbeanstalkd.server.TlsCredentials;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxException;
@@ -72,17 +73,27 @@ public final class BeanstalkServer {
   }
 
   /**
-   * Deploys a server with a validated configuration: the HTTP front first (so /readyz can say the
+   * Deploys a server with a validated configuration: the TLS files are read and checked first (a bad
+   * one fails the start before a binlog is replayed), then the HTTP front (so /readyz can say the
    * binlog is being replayed), then the engine, which replays the binlog, then the protocol fronts.
    */
   public static Future<BeanstalkServer> deploy(Vertx vertx, ServerConfig config) {
+    if (!config.tls().isEnabled()) {
+      return deploy(vertx, config, null);
+    }
+    return vertx.executeBlocking(() -> TlsCredentials.load(vertx, config.tls()))
+        .recover(e -> Future.failedFuture(new VertxException(e.getMessage(), true)))
+        .compose(tls -> deploy(vertx, config, tls));
+  }
+
+  private static Future<BeanstalkServer> deploy(Vertx vertx, ServerConfig config, TlsCredentials tlsCredentials) {
     LocalCodec.registerAll(vertx);
     EngineAddress address = EngineAddress.unique();
     List<String> ids = new ArrayList<>();
     Readiness readiness = new Readiness();
     ServerMetrics metrics = config.isMetricsEnabled() ? ServerMetrics.create(config.binlog().isEnabled()) : null;
-    TcpServerVerticle tcp = config.isTcpEnabled() ? new TcpServerVerticle(config, address,
-        metrics == null ? CommandDurations.NONE : metrics.commandDurations()) : null;
+    TcpServerVerticle tcp = config.isTcpEnabled() || tlsCredentials != null ? new TcpServerVerticle(config, address,
+        metrics == null ? CommandDurations.NONE : metrics.commandDurations(), tlsCredentials) : null;
     HttpFrontVerticle http = config.http().isEnabled()
         ? new HttpFrontVerticle(config.http(), address, readiness, metrics) : null;
     Future<?> deployed = Future.succeededFuture();
@@ -109,7 +120,7 @@ public final class BeanstalkServer {
     return deployed
         .map(v -> {
           BeanstalkServer server = new BeanstalkServer(vertx, config, address, ids, tcp, http, readiness, metrics);
-          readiness.serving(tcp == null ? "the event bus only" : config.host() + ":" + server.port());
+          readiness.serving(server.listening());
           return server;
         })
         .recover(failure -> undeploy(vertx, ids).transform(v -> Future.failedFuture(failure)));
@@ -118,6 +129,23 @@ public final class BeanstalkServer {
   /** The TCP port bound (the configured one, or the one picked for port 0); -1 without TCP. */
   public int port() {
     return tcp == null ? -1 : tcp.actualPort();
+  }
+
+  /** The TLS port bound (the configured one, or the one picked for port 0); -1 without TLS. */
+  public int tlsPort() {
+    return tcp == null ? -1 : tcp.actualTlsPort();
+  }
+
+  /** Where the protocol is served, for /readyz and the start-up log. */
+  public String listening() {
+    List<String> where = new ArrayList<>();
+    if (port() >= 0) {
+      where.add(config.host() + ":" + port());
+    }
+    if (tlsPort() >= 0) {
+      where.add(config.tls().host() + ":" + tlsPort() + " (TLS)");
+    }
+    return where.isEmpty() ? "the event bus only" : String.join(" and ", where);
   }
 
   /** The HTTP port bound (metrics, health, admin page); -1 without the HTTP listener. */
@@ -156,7 +184,7 @@ public final class BeanstalkServer {
   }
 
   /**
-   * Stops gracefully, as on SIGTERM: /readyz turns 503, the TCP listener stops accepting, each
+   * Stops gracefully, as on SIGTERM: /readyz turns 503, the TCP and TLS listeners stop accepting, each
    * connection's commands already with the engine are answered and written before it closes (a
    * reserve waiting for a job is not waited for), then everything is undeployed and the binlog
    * flushed and closed. Connections still open after {@code graceMillis} are closed.

@@ -27,8 +27,16 @@ public final class MainVerticle extends VerticleBase {
           if (server.port() >= 0) {
             log.info("vertx-beanstalkd {} listening on {}:{} ({} transport)", Main.version(), c.host(), server.port(),
                 vertx.isNativeTransportEnabled() ? "epoll" : "nio");
-          } else {
+          } else if (server.tlsPort() < 0) {
             log.info("vertx-beanstalkd {} running without a TCP listener", Main.version());
+          } else {
+            log.info("vertx-beanstalkd {} without a plain TCP listener", Main.version());
+          }
+          if (server.tlsPort() >= 0) {
+            log.info("TLS (TLSv1.2, TLSv1.3) listening on {}:{}, certificate {}, {}", c.tls().host(), server.tlsPort(),
+                c.tls().cert(), c.tls().isClientCertificateRequired()
+                    ? "client certificates required, signed by " + c.tls().clientCa()
+                    : "no client certificates");
           }
           if (server.httpPort() >= 0) {
             log.info("HTTP (metrics, health, admin page) on http://{}:{}/", c.http().host(), server.httpPort());

@@ -76,6 +76,15 @@ public final class TestClient implements AutoCloseable {
     return new TestClient(socket(port, 0, readTimeoutMillis), FailureStyle.UNCHECKED_IO, readTimeoutMillis);
   }
 
+  /** A client, failing the test as {@link #connect(int)} does, over a socket already connected: a TLS socket. */
+  public static TestClient over(Socket socket) {
+    try {
+      return new TestClient(socket, FailureStyle.ASSERTION, READ_TIMEOUT_MILLIS);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   private static Socket socket(int port, int receiveBufferBytes, int connectTimeoutMillis) throws IOException {
     Socket s = new Socket();
     try {

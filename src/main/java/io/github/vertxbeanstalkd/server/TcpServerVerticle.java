@@ -20,7 +20,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.concurrent.TimeUnit;
 
-/** Accepts beanstalkd clients over TCP and routes the engine's replies to their connections. */
+/**
+ * Accepts beanstalkd clients over TCP, and over TLS when it is on, and routes the engine's replies to
+ * their connections: both listeners feed one connection table, one cap and one graceful shutdown.
+ */
 public final class TcpServerVerticle extends VerticleBase {
   private final ServerConfig config;
   private final EngineAddress address;
@@ -28,10 +31,13 @@ public final class TcpServerVerticle extends VerticleBase {
   private final CommandDurations durations;
   private final HashMap<Long, Connection> connections = new HashMap<>();
   private final Rejections rejections = new Rejections();
+  private final HandshakeFailures handshakeFailures = new HandshakeFailures();
+  private final TlsCredentials tls;
   private long nextLocalId = 1;
   private MessageConsumer<EngineReplies> replies;
   private EngineOutbox engine;
   private NetServer server;
+  private NetServer tlsServer;
   private Context context;
 
   public TcpServerVerticle(ServerConfig config, EngineAddress address) {
@@ -39,7 +45,17 @@ public final class TcpServerVerticle extends VerticleBase {
   }
 
   public TcpServerVerticle(ServerConfig config, EngineAddress address, CommandDurations durations) {
+    this(config, address, durations, null);
+  }
+
+  /**
+   * @param tls the TLS listener's credentials, already loaded; null without TLS. The plain listener
+   *     is opened only if {@link ServerConfig#isTcpEnabled()}.
+   */
+  public TcpServerVerticle(ServerConfig config, EngineAddress address, CommandDurations durations,
+      TlsCredentials tls) {
     this.config = config;
+    this.tls = tls;
     this.address = address;
     this.replyAddress = address.newReplyAddress();
     this.durations = durations;
@@ -57,18 +73,32 @@ public final class TcpServerVerticle extends VerticleBase {
         }
       }
     });
-    NetServerOptions options = new NetServerOptions()
-        .setHost(config.host())
-        .setPort(config.port())
-        // Without it clients see 40 ms delayed-ACK stalls on small replies.
-        .setTcpNoDelay(true);
-    server = vertx.createNetServer(options).connectHandler(this::accept);
-    return replies.completion().compose(v -> server.listen());
+    Future<?> listening = replies.completion();
+    if (config.isTcpEnabled()) {
+      NetServerOptions options = new NetServerOptions()
+          .setHost(config.host())
+          .setPort(config.port())
+          // Without it clients see 40 ms delayed-ACK stalls on small replies.
+          .setTcpNoDelay(true);
+      server = vertx.createNetServer(options).connectHandler(this::accept);
+      listening = listening.compose(v -> server.listen());
+    }
+    if (tls != null) {
+      // The same connect handler: a TLS client is a Connection like any other once the handshake is done.
+      tlsServer = vertx.createNetServer(tls.serverOptions(config.tls())).connectHandler(this::accept)
+          .exceptionHandler(handshakeFailures::failed);
+      listening = listening.compose(v -> tlsServer.listen());
+    }
+    return listening;
   }
 
   @Override
   public Future<?> stop() {
-    return server.close().compose(v -> replies.unregister());
+    return Future.all(close(server), close(tlsServer)).compose(v -> replies.unregister());
+  }
+
+  private static Future<Void> close(NetServer listener) {
+    return listener == null ? Future.succeededFuture() : listener.close();
   }
 
   /**
@@ -80,16 +110,25 @@ public final class TcpServerVerticle extends VerticleBase {
     Promise<Integer> done = Promise.promise();
     context.runOnContext(v -> {
       int open = connections.size();
-      // The listener stops accepting, and whatever is still open when the grace period ends is closed.
-      server.shutdown(graceMillis, TimeUnit.MILLISECONDS).map(open).onComplete(done);
+      // The listeners stop accepting, and whatever is still open when the grace period ends is closed.
+      Future.all(shutdown(server, graceMillis), shutdown(tlsServer, graceMillis)).map(open).onComplete(done);
       new ArrayList<>(connections.values()).forEach(Connection::shutDown);
     });
     return done.future();
   }
 
-  /** The bound port, useful when the configured port was 0. */
+  private static Future<Void> shutdown(NetServer listener, long graceMillis) {
+    return listener == null ? Future.succeededFuture() : listener.shutdown(graceMillis, TimeUnit.MILLISECONDS);
+  }
+
+  /** The bound port, useful when the configured port was 0; -1 without the plain listener. */
   public int actualPort() {
-    return server.actualPort();
+    return server == null ? -1 : server.actualPort();
+  }
+
+  /** The bound TLS port, useful when {@code tls.port} was 0; -1 without TLS. */
+  public int actualTlsPort() {
+    return tlsServer == null ? -1 : tlsServer.actualPort();
   }
 
   private void accept(NetSocket socket) {

@@ -41,6 +41,12 @@ public abstract class DeployedServerTest {
     return c;
   }
 
+  /** Closes {@code c} after the test, like the clients of {@link #connect()}. */
+  protected TestClient track(TestClient c) {
+    clients.add(c);
+    return c;
+  }
+
   protected TestClient connect(int receiveBufferBytes) {
     TestClient c = TestClient.connect(port, receiveBufferBytes);
     clients.add(c);
