@@ -2,6 +2,7 @@ package io.github.vertxbeanstalkd.server;
 
 import io.netty.channel.ChannelOption;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.handler.ssl.SslCloseCompletionEvent;
 import io.vertx.core.internal.net.NetSocketInternal;
 import io.vertx.core.net.NetSocket;
 
@@ -14,12 +15,17 @@ import io.vertx.core.net.NetSocket;
 final class HalfClose {
   private HalfClose() {}
 
-  /** Keeps the socket writable after the client's FIN and calls {@code onInputShutdown} then. */
+  /**
+   * Keeps the socket writable after the client's FIN, or its TLS close_notify, and calls
+   * {@code onInputShutdown} then.
+   */
   static void watch(NetSocket socket, Runnable onInputShutdown) {
     if (socket instanceof NetSocketInternal internal) {
       internal.channelHandlerContext().channel().config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
       internal.eventHandler(event -> {
-        if (event instanceof ChannelInputShutdownEvent) {
+        // Over TLS the client's end may come as close_notify without a FIN (stunnel, or any client
+        // that waits for our close_notify in return): the same end of input, and it must close too.
+        if (event instanceof ChannelInputShutdownEvent || event instanceof SslCloseCompletionEvent) {
           onInputShutdown.run();
         }
       });

@@ -69,6 +69,20 @@ final class TlsClients {
     SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket();
     socket.setSoTimeout(TestClient.READ_TIMEOUT_MILLIS);
     socket.connect(new InetSocketAddress("127.0.0.1", port), TestClient.READ_TIMEOUT_MILLIS);
+    return handshake(socket, protocols);
+  }
+
+  /**
+   * The same over {@code tcp}, a connected socket the caller closes: closing this one's output then
+   * sends close_notify only, without the FIN the JDK adds otherwise, as stunnel and OpenSSL clients do.
+   */
+  static SSLSocket handshakeOver(Socket tcp, SSLContext context, String... protocols) throws IOException {
+    tcp.setSoTimeout(TestClient.READ_TIMEOUT_MILLIS);
+    return handshake((SSLSocket) context.getSocketFactory().createSocket(tcp, "127.0.0.1", tcp.getPort(), false),
+        protocols);
+  }
+
+  private static SSLSocket handshake(SSLSocket socket, String... protocols) throws IOException {
     SSLParameters parameters = socket.getSSLParameters();
     // As a careful client would: the certificate must name the address connected to (SAN IP 127.0.0.1).
     parameters.setEndpointIdentificationAlgorithm("HTTPS");

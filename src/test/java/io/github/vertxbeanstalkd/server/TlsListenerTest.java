@@ -82,6 +82,26 @@ class TlsListenerTest extends DeployedServerTest {
   }
 
   @Test
+  void aCloseNotifyWithoutFinEndsTheConnectionAfterItsReplies() throws IOException {
+    // stunnel and OpenSSL clients end with close_notify and wait for ours before closing TCP.
+    for (String protocol : new String[] {"TLSv1.3", "TLSv1.2"}) {
+      try (Socket tcp = new Socket("127.0.0.1", server.tlsPort());
+          SSLSocket socket = TlsClients.handshakeOver(tcp, CLIENT, protocol)) {
+        TestClient client = TestClient.over(socket);
+        client.send("use t").expect("USING t");
+        client.send("reserve-with-timeout 5");
+        client.expectNothingFor(50);
+        socket.shutdownOutput();
+        if (protocol.equals("TLSv1.3")) {
+          // TLS 1.3 closes one direction at a time: the reserve is answered, as on a FIN.
+          client.expect("TIMED_OUT");
+        }
+        client.expectClosed();
+      }
+    }
+  }
+
+  @Test
   void theNegotiatedProtocolIsTls13OrTls12() throws IOException {
     try (SSLSocket socket = TlsClients.handshake(CLIENT, server.tlsPort())) {
       assertTrue(Set.of("TLSv1.3", "TLSv1.2").contains(socket.getSession().getProtocol()),
