@@ -1,6 +1,7 @@
 package io.github.vertxbeanstalkd;
 
 import io.github.vertxbeanstalkd.config.ConfigLoader;
+import io.github.vertxbeanstalkd.server.TlsCredentials;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import org.slf4j.Logger;
@@ -33,8 +34,8 @@ public final class MainVerticle extends VerticleBase {
             log.info("vertx-beanstalkd {} without a plain TCP listener", Main.version());
           }
           if (server.tlsPort() >= 0) {
-            log.info("TLS (TLSv1.2, TLSv1.3) listening on {}:{}, certificate {}, {}", c.tls().host(), server.tlsPort(),
-                c.tls().cert(), c.tls().isClientCertificateRequired()
+            log.info("TLS ({}) listening on {}:{}, certificate {}, {}", String.join(", ", TlsCredentials.PROTOCOLS),
+                c.tls().host(), server.tlsPort(), c.tls().cert(), c.tls().isClientCertificateRequired()
                     ? "client certificates required, signed by " + c.tls().clientCa()
                     : "no client certificates");
           }

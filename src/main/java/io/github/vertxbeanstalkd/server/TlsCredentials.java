@@ -55,7 +55,7 @@ public final class TlsCredentials {
     Buffer key = read("tls.key", tls.key());
     Buffer ca = tls.clientCa() == null ? null : read("tls.clientCa", tls.clientCa());
     // Certificates alone first, so that a fault in them is not blamed on the key.
-    certificates(vertx, "tls.cert", tls.cert(), cert);
+    checkCertificates(vertx, "tls.cert", tls.cert(), cert);
     X509KeyManager pair;
     try {
       pair = (X509KeyManager) new PemKeyCertOptions().setCertValue(cert).setKeyValue(key)
@@ -67,7 +67,7 @@ public final class TlsCredentials {
     X509Certificate leaf = checkPair(pair, tls);
     warnIfNotValidNow(leaf, tls.cert());
     if (ca != null) {
-      certificates(vertx, "tls.clientCa", tls.clientCa(), ca);
+      checkCertificates(vertx, "tls.clientCa", tls.clientCa(), ca);
     }
     return new TlsCredentials(cert, key, ca);
   }
@@ -99,7 +99,7 @@ public final class TlsCredentials {
     }
   }
 
-  private static void certificates(Vertx vertx, String key, Path file, Buffer pem) {
+  private static void checkCertificates(Vertx vertx, String key, Path file, Buffer pem) {
     int count;
     try {
       count = new PemTrustOptions().addCertValue(pem).loadKeyStore(vertx).size();

@@ -33,6 +33,8 @@ class TlsListenerTest extends DeployedServerTest {
   @Test
   void aJobPutOverTlsIsTheSameJobOnThePlainPort() {
     assertTrue(server.tlsPort() > 0 && server.tlsPort() != port, "tls port " + server.tlsPort());
+    // What /readyz and the log say.
+    assertEquals("127.0.0.1:" + port + " and 127.0.0.1:" + server.tlsPort() + " (TLS)", server.listening());
     TestClient tls = track(TlsClients.connect(CLIENT, server.tlsPort()));
     TestClient plain = connect();
     tls.send("use jobs").expect("USING jobs");
