@@ -62,8 +62,8 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
 
   /** The launcher's defaults: every listener on, on loopback. */
   public static ServerConfig defaults() {
-    return new ServerConfig(DEFAULT_HOST, DEFAULT_PORT, DEFAULT_MAX_JOB_SIZE) .withHttp(new HttpConfig(true,
-        DEFAULT_HOST, HttpConfig.DEFAULT_PORT, null));
+    return new ServerConfig(DEFAULT_HOST, DEFAULT_PORT, DEFAULT_MAX_JOB_SIZE)
+        .withHttp(new HttpConfig(true, DEFAULT_HOST, HttpConfig.DEFAULT_PORT, null));
   }
 
   /** Every environment variable the configuration reads. */
@@ -84,51 +84,47 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
   }
 
   public ServerConfig withMaxJobSize(int bytes) {
-    return new ServerConfig(host, port, bytes, binlog, isTcpEnabled, isWarmUpEnabled, eventBus, http,
-        isMetricsEnabled, shutdownGraceMillis, maxConnections, maxMemoryBytes, tls);
+    return with(c -> c.maxJobSizeBytes = bytes);
   }
 
   public ServerConfig withBinlog(BinlogConfig config) {
-    return new ServerConfig(host, port, maxJobSizeBytes, config, isTcpEnabled, isWarmUpEnabled, eventBus, http,
-        isMetricsEnabled, shutdownGraceMillis, maxConnections, maxMemoryBytes, tls);
+    return with(c -> c.binlog = config);
   }
 
   /** Without the plain TCP listener: the queue is reached through the event bus, and TLS if it is on. */
   public ServerConfig withoutTcp() {
-    return new ServerConfig(host, port, maxJobSizeBytes, binlog, false, isWarmUpEnabled, eventBus, http,
-        isMetricsEnabled, shutdownGraceMillis, maxConnections, maxMemoryBytes, tls);
+    return with(c -> c.isTcpEnabled = false);
   }
 
   public ServerConfig withEventBus(EventBusConfig config) {
-    return new ServerConfig(host, port, maxJobSizeBytes, binlog, isTcpEnabled, isWarmUpEnabled, config, http,
-        isMetricsEnabled, shutdownGraceMillis, maxConnections, maxMemoryBytes, tls);
+    return with(c -> c.eventBus = config);
   }
 
   public ServerConfig withWarmUp(boolean isEnabled) {
-    return new ServerConfig(host, port, maxJobSizeBytes, binlog, isTcpEnabled, isEnabled, eventBus, http,
-        isMetricsEnabled, shutdownGraceMillis, maxConnections, maxMemoryBytes, tls);
+    return with(c -> c.isWarmUpEnabled = isEnabled);
   }
 
   public ServerConfig withHttp(HttpConfig config) {
-    return new ServerConfig(host, port, maxJobSizeBytes, binlog, isTcpEnabled, isWarmUpEnabled, eventBus, config,
-        isMetricsEnabled, shutdownGraceMillis, maxConnections, maxMemoryBytes, tls);
+    return with(c -> c.http = config);
   }
 
   /** @param bytes the cap on what the queue holds; 0 for the default share of the job store's limit */
   public ServerConfig withMaxMemory(long bytes) {
-    return new ServerConfig(host, port, maxJobSizeBytes, binlog, isTcpEnabled, isWarmUpEnabled, eventBus, http,
-        isMetricsEnabled, shutdownGraceMillis, maxConnections, bytes, tls);
+    return with(c -> c.maxMemoryBytes = bytes);
   }
 
   /** With the TLS listener {@code config} describes, beside the TCP one (or instead: see {@link #withoutTcp()}). */
   public ServerConfig withTls(TlsConfig config) {
-    return new ServerConfig(host, port, maxJobSizeBytes, binlog, isTcpEnabled, isWarmUpEnabled, eventBus, http,
-        isMetricsEnabled, shutdownGraceMillis, maxConnections, maxMemoryBytes, config);
+    return with(c -> c.tls = config);
   }
 
   public ServerConfig withMaxConnections(int max) {
-    return new ServerConfig(host, port, maxJobSizeBytes, binlog, isTcpEnabled, isWarmUpEnabled, eventBus, http,
-        isMetricsEnabled, shutdownGraceMillis, max, maxMemoryBytes, tls);
+    return with(c -> c.maxConnections = max);
+  }
+
+  /** Without the queue's own series and the per-command timing. */
+  public ServerConfig withoutMetrics() {
+    return with(c -> c.isMetricsEnabled = false);
   }
 
   /**
@@ -144,10 +140,41 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
     return (int) Math.max(16, Math.min(Integer.MAX_VALUE, limit - RESERVED_FILE_DESCRIPTORS));
   }
 
-  /** Without the queue's own series and the per-command timing. */
-  public ServerConfig withoutMetrics() {
-    return new ServerConfig(host, port, maxJobSizeBytes, binlog, isTcpEnabled, isWarmUpEnabled, eventBus, http, false,
-        shutdownGraceMillis, maxConnections, maxMemoryBytes, tls);
+  /** A copy with one change: the record's fields, writable, for the withers above. */
+  private static final class Copy {
+    String host;
+    int port;
+    int maxJobSizeBytes;
+    BinlogConfig binlog;
+    boolean isTcpEnabled;
+    boolean isWarmUpEnabled;
+    EventBusConfig eventBus;
+    HttpConfig http;
+    boolean isMetricsEnabled;
+    long shutdownGraceMillis;
+    int maxConnections;
+    long maxMemoryBytes;
+    TlsConfig tls;
+  }
+
+  private ServerConfig with(java.util.function.Consumer<Copy> change) {
+    Copy c = new Copy();
+    c.host = host;
+    c.port = port;
+    c.maxJobSizeBytes = maxJobSizeBytes;
+    c.binlog = binlog;
+    c.isTcpEnabled = isTcpEnabled;
+    c.isWarmUpEnabled = isWarmUpEnabled;
+    c.eventBus = eventBus;
+    c.http = http;
+    c.isMetricsEnabled = isMetricsEnabled;
+    c.shutdownGraceMillis = shutdownGraceMillis;
+    c.maxConnections = maxConnections;
+    c.maxMemoryBytes = maxMemoryBytes;
+    c.tls = tls;
+    change.accept(c);
+    return new ServerConfig(c.host, c.port, c.maxJobSizeBytes, c.binlog, c.isTcpEnabled, c.isWarmUpEnabled,
+        c.eventBus, c.http, c.isMetricsEnabled, c.shutdownGraceMillis, c.maxConnections, c.maxMemoryBytes, c.tls);
   }
 
   /** The defaults as JSON, the lowest layer of the configuration. */
