@@ -60,8 +60,9 @@ public final class MainVerticle extends VerticleBase {
       try {
         Signal.handle(new Signal(name), sig -> {
           if (!isStopping.compareAndSet(false, true)) {
-            log.warn("SIG{} again: stopping now", name);
-            exit(1);
+            log.warn("SIG{} again: stopping now, without waiting for the rest", name);
+            // halt, not exit: exit would wait for the shutdown already under way.
+            Runtime.getRuntime().halt(1);
             return;
           }
           log.info("SIG{}: shutting down gracefully (grace period {} ms)", name, graceMillis);
@@ -75,8 +76,8 @@ public final class MainVerticle extends VerticleBase {
           Thread watchdog = new Thread(() -> {
             try {
               Thread.sleep(2 * graceMillis + 5_000);
-              log.error("shutdown took longer than twice the grace period; exiting");
-              exit(1);
+              log.error("shutdown took longer than twice the grace period; stopping now");
+              Runtime.getRuntime().halt(1);
             } catch (InterruptedException ignored) {
               // Exiting anyway.
             }
