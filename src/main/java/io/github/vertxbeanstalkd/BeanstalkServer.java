@@ -114,7 +114,8 @@ public final class BeanstalkServer {
       deployed = deployed.compose(v -> vertx.deployVerticle(tcp)).onSuccess(ids::add);
     }
     if (config.eventBus().isEnabled()) {
-      deployed = deployed.compose(v -> vertx.deployVerticle(new BusFrontVerticle(config, address)))
+      deployed = deployed.compose(v -> vertx.deployVerticle(new BusFrontVerticle(config, address,
+          metrics == null ? CommandDurations.NONE : metrics.commandDurations())))
           .onSuccess(ids::add);
     }
     return deployed

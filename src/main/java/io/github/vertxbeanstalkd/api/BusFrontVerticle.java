@@ -7,6 +7,7 @@ import io.github.vertxbeanstalkd.bus.EngineReplies;
 import io.github.vertxbeanstalkd.bus.EngineReply;
 import io.github.vertxbeanstalkd.bus.EngineRequest;
 import io.github.vertxbeanstalkd.config.ServerConfig;
+import io.github.vertxbeanstalkd.metrics.CommandDurations;
 import io.github.vertxbeanstalkd.protocol.Reply;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -35,6 +36,7 @@ public final class BusFrontVerticle extends VerticleBase {
   private final String replyAddress;
   private final BusRequests requests;
   private final PendingCalls pending = new PendingCalls();
+  private final CommandDurations durations;
   private MessageConsumer<Object> consumer;
   private MessageConsumer<EngineReplies> replies;
   private EngineOutbox engine;
@@ -43,6 +45,12 @@ public final class BusFrontVerticle extends VerticleBase {
   private long membershipTimer = -1;
 
   public BusFrontVerticle(ServerConfig config, EngineAddress engineAddress) {
+    this(config, engineAddress, CommandDurations.NONE);
+  }
+
+  /** @param durations times each request from its arrival to its reply, as the TCP front does */
+  public BusFrontVerticle(ServerConfig config, EngineAddress engineAddress, CommandDurations durations) {
+    this.durations = durations;
     this.publicAddress = config.eventBus().address();
     this.engineAddress = engineAddress;
     this.replyAddress = engineAddress.newReplyAddress();
@@ -95,7 +103,8 @@ public final class BusFrontVerticle extends VerticleBase {
       return;
     }
     BusSessionRef session = new BusSessionRef(replyAddress, request.session());
-    pending.add(session, request.nodeId(), new PendingCalls.Entry(message, action, request.isQuit()));
+    pending.add(session, request.nodeId(), new PendingCalls.Entry(message, action, request.isQuit(),
+        request.command(), durations.isEnabled() ? System.nanoTime() : 0));
     if (request.isQuit()) {
       engine.send(new EngineRequest.EndSession(session));
     } else {
@@ -129,7 +138,10 @@ public final class BusFrontVerticle extends VerticleBase {
     }
   }
 
-  private static void answer(PendingCalls.Entry entry, Reply reply) {
+  private void answer(PendingCalls.Entry entry, Reply reply) {
+    if (entry.command() != null && entry.sentNanos() != 0) {
+      durations.record(entry.command(), System.nanoTime() - entry.sentNanos());
+    }
     try {
       entry.message().reply(BusReplies.toJson(entry.action(), reply));
     } catch (RequestRefused failure) {

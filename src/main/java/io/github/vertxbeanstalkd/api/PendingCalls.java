@@ -1,6 +1,7 @@
 package io.github.vertxbeanstalkd.api;
 
 import io.github.vertxbeanstalkd.bus.BusSessionRef;
+import io.github.vertxbeanstalkd.protocol.Command;
 import io.vertx.core.eventbus.Message;
 import java.util.ArrayDeque;
 import java.util.HashMap;
@@ -14,7 +15,12 @@ import java.util.Map;
  */
 final class PendingCalls {
   /** One request waiting for the engine: its message and action, or an end marker. */
-  record Entry(Message<Object> message, String action, boolean isEndMarker) {}
+  /** {@code command} and {@code sentNanos} time the call for metrics; null and 0 when not timed. */
+  record Entry(Message<Object> message, String action, boolean isEndMarker, Command command, long sentNanos) {
+    Entry(Message<Object> message, String action, boolean isEndMarker) {
+      this(message, action, isEndMarker, null, 0);
+    }
+  }
 
   private static final class Queue {
     final ArrayDeque<Entry> entries = new ArrayDeque<>(2);

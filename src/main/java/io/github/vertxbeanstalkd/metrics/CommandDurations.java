@@ -11,7 +11,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The {@code beanstalkd_command_duration_seconds} histogram, one timer per command word: the time
- * from a command's arrival at a front to its reply (a blocking reserve's wait included).
+ * from a command's arrival at a front (TCP, TLS or the event bus) to its reply, a blocking
+ * reserve's wait included.
  */
 public final class CommandDurations implements Command.Handler<Void, Timer> {
   /** Does not time anything. */

@@ -66,6 +66,17 @@ class MetricsEndpointTest extends DeployedServerTest {
   }
 
   @Test
+  void eventBusRequestsAreTimedToo() {
+    io.github.vertxbeanstalkd.api.BeanstalkClient bus = io.github.vertxbeanstalkd.api.BeanstalkClient.create(vertx);
+    await(bus.put("viaBus", "x"));
+    await(bus.peekReady("viaBus"));
+    String m = scrape();
+    assertEquals(1.0, sample(m, "beanstalkd_command_duration_seconds_count{command=\"put\"}"));
+    assertEquals(1.0, sample(m, "beanstalkd_command_duration_seconds_count{command=\"peek-ready\"}"));
+    assertEquals(1.0, sample(m, "beanstalkd_commands_total{command=\"put\"}"));
+  }
+
+  @Test
   void theOldestReadyAgeGrowsWhileAJobWaitsAndATubeThatIsGoneLosesItsSeries() throws InterruptedException {
     TestClient c = connect();
     c.send("use slow").expect("USING slow");
