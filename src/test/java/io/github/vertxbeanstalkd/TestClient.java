@@ -12,10 +12,7 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.opentest4j.AssertionFailedError;
 
 /**
@@ -30,8 +27,6 @@ import org.opentest4j.AssertionFailedError;
 public final class TestClient implements AutoCloseable {
   public static final int READ_TIMEOUT_MILLIS = 5_000;
   private static final int MAX_LINE_BYTES = 1 << 20;
-  /** protocol.txt: the replies that announce a body of {@code <bytes>} after their line. */
-  private static final Pattern BODY_HEADER = Pattern.compile("(?:OK|FOUND \\d+|RESERVED \\d+) (\\d+)");
 
   private enum FailureStyle { ASSERTION, UNCHECKED_IO }
 
@@ -172,7 +167,7 @@ public final class TestClient implements AutoCloseable {
   public TestClient expectBytes(byte[] expected) {
     byte[] got = readExactly(expected.length);
     if (!Arrays.equals(expected, got)) {
-      assertEquals(escape(expected), escape(got));
+      assertEquals(ReplyText.escape(expected), ReplyText.escape(got));
     }
     return this;
   }
@@ -213,19 +208,13 @@ public final class TestClient implements AutoCloseable {
   }
 
   private Map<String, String> yaml(String doc) {
-    if (!doc.startsWith("---\n")) {
-      throw failure("a YAML document starts with ---: " + doc, false);
+    try {
+      return ReplyText.yaml(doc);
+    } catch (IllegalArgumentException notYaml) {
+      throw failure(notYaml.getMessage(), false);
     }
-    Map<String, String> map = new LinkedHashMap<>();
-    for (String row : doc.substring("---\n".length()).split("\n")) {
-      int colon = row.indexOf(": ");
-      if (colon < 0) {
-        throw failure("not a key: value row: " + row + " in " + doc, false);
-      }
-      map.put(row.substring(0, colon), row.substring(colon + 2));
-    }
-    return map;
   }
+
 
   /** Reads up to CR LF; the CR LF is consumed but not returned. */
   public String readLine() {
@@ -249,7 +238,7 @@ public final class TestClient implements AutoCloseable {
     awaitBytes(bytes + 2);
     if (buffer[start + bytes] != '\r' || buffer[start + bytes + 1] != '\n') {
       throw failure("a body of " + bytes + " bytes ends with CR LF, got "
-          + escape(Arrays.copyOfRange(buffer, start, start + bytes + 2)), false);
+          + ReplyText.escape(Arrays.copyOfRange(buffer, start, start + bytes + 2)), false);
     }
     byte[] body = Arrays.copyOfRange(buffer, start, start + bytes);
     start += bytes + 2;
@@ -259,18 +248,12 @@ public final class TestClient implements AutoCloseable {
   /** One whole reply: its line and CR LF, then the body and CR LF its header announces, if any. */
   public byte[] readReply() {
     int length = awaitLine();
-    long body = announcedBodyBytes(new String(buffer, start, length, StandardCharsets.ISO_8859_1));
+    long body = ReplyText.announcedBodyBytes(new String(buffer, start, length, StandardCharsets.ISO_8859_1));
     long total = length + 2L + (body < 0 ? 0 : body + 2);
     if (total > Integer.MAX_VALUE - 16) {
       throw failure("a reply of " + total + " bytes", false);
     }
     return readExactly((int) total);
-  }
-
-  /** The {@code <bytes>} a reply line (without its CR LF) announces, or -1 when it announces none. */
-  public static long announcedBodyBytes(String line) {
-    Matcher header = BODY_HEADER.matcher(line);
-    return header.matches() ? Long.parseLong(header.group(1)) : -1;
   }
 
   public byte[] readExactly(int n) {
@@ -309,7 +292,7 @@ public final class TestClient implements AutoCloseable {
       throw failure("no close within " + readTimeoutMillis + " ms", true);
     }
     if (start != end) {
-      throw failure("expected the connection to close, got " + escape(readAvailable(1)), false);
+      throw failure("expected the connection to close, got " + ReplyText.escape(readAvailable(1)), false);
     }
   }
 
@@ -318,7 +301,8 @@ public final class TestClient implements AutoCloseable {
     if (start == end && receive(millis) == 0) {
       return;
     }
-    throw failure(start == end ? "the connection closed" : "expected silence, got " + escape(readAvailable(1)), false);
+    throw failure(start == end ? "the connection closed"
+        : "expected silence, got " + ReplyText.escape(readAvailable(1)), false);
   }
 
   /** Waits for a whole line to be buffered; returns its length without the CR LF. */
@@ -395,8 +379,8 @@ public final class TestClient implements AutoCloseable {
    * returned for the caller to throw. {@code isSilence} tells a timeout from a close or bad bytes.
    */
   private RuntimeException failure(String what, boolean isSilence) {
-    String message = start == end ? what : what + "; read so far: " + escape(Arrays.copyOfRange(buffer, start,
-        Math.min(end, start + 512)));
+    String message = start == end ? what
+        : what + "; read so far: " + ReplyText.escape(Arrays.copyOfRange(buffer, start, Math.min(end, start + 512)));
     if (failureStyle == FailureStyle.ASSERTION) {
       throw new AssertionFailedError(message);
     }
@@ -412,23 +396,5 @@ public final class TestClient implements AutoCloseable {
     } catch (IOException ignored) {
       // closing is best effort
     }
-  }
-
-  /** Bytes as readable text: printable ASCII as is, the rest as \xNN. */
-  public static String escape(byte[] bytes) {
-    StringBuilder b = new StringBuilder();
-    for (byte x : bytes) {
-      int c = x & 0xff;
-      if (c == '\r') {
-        b.append("\\r");
-      } else if (c == '\n') {
-        b.append("\\n");
-      } else if (c >= 0x20 && c < 0x7f) {
-        b.append((char) c);
-      } else {
-        b.append(String.format("\\x%02x", c));
-      }
-    }
-    return b.toString();
   }
 }

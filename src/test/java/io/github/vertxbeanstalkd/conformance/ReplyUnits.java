@@ -1,6 +1,6 @@
 package io.github.vertxbeanstalkd.conformance;
 
-import io.github.vertxbeanstalkd.TestClient;
+import io.github.vertxbeanstalkd.ReplyText;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,7 +53,7 @@ final class ReplyUnits {
     if (!headerLine.endsWith("\r\n")) {
       return -1;
     }
-    long body = TestClient.announcedBodyBytes(headerLine.substring(0, headerLine.length() - 2));
+    long body = ReplyText.announcedBodyBytes(headerLine.substring(0, headerLine.length() - 2));
     return body < 0 ? -1 : body + 2;
   }
 
