@@ -32,12 +32,21 @@ final class MemoryCap {
 
   /** Job data plus the price of every tube, watch and session. */
   long usedBytes() {
-    return engine.table.usedBytes() + engine.tubes.size() * TUBE_BYTES + engine.tubes.watchCount() * WATCH_BYTES
-        + engine.sessions.count() * SESSION_BYTES;
+    return engine.table.usedBytes() + pricedBytes();
   }
 
-  /** True when {@code moreBytes} still fit under the cap. */
+  /**
+   * True when {@code moreBytes} still fit under the cap. The store's reserved bytes bound its used
+   * bytes from above, so away from the cap a put is admitted without summing the free room of every
+   * body size class.
+   */
   boolean admits(long moreBytes) {
-    return usedBytes() + moreBytes <= maxBytes;
+    long priced = pricedBytes() + moreBytes;
+    return engine.jobStoreBytes() + priced <= maxBytes || engine.table.usedBytes() + priced <= maxBytes;
+  }
+
+  private long pricedBytes() {
+    return engine.tubes.size() * TUBE_BYTES + engine.tubes.watchCount() * WATCH_BYTES
+        + engine.sessions.count() * SESSION_BYTES;
   }
 }
