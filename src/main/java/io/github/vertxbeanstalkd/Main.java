@@ -1,5 +1,6 @@
 package io.github.vertxbeanstalkd;
 
+import io.github.vertxbeanstalkd.config.ServerConfig;
 import io.vertx.core.json.JsonObject;
 import io.vertx.launcher.application.HookContext;
 import io.vertx.launcher.application.VertxApplication;
@@ -63,19 +64,10 @@ public final class Main extends VertxApplication {
      */
     @Override
     public JsonObject afterConfigParsed(JsonObject config) {
-      if (defaultedMetrics != null && !isMetricsEnabled(config)) {
+      if (defaultedMetrics != null && !ServerConfig.isMetricsEnabled(config, System.getenv())) {
         defaultedMetrics.put("enabled", false);
       }
       return config;
-    }
-
-    private static boolean isMetricsEnabled(JsonObject config) {
-      String env = System.getenv("BEANSTALKD_METRICS_ENABLED");
-      Object value = env != null ? env : config == null ? null : config.getValue("metrics.enabled");
-      if (value == null && config != null && config.getValue("metrics") instanceof JsonObject m) {
-        value = m.getValue("enabled");
-      }
-      return value == null || !String.valueOf(value).strip().equals("false");
     }
 
     /** One line that says why, for example which configuration key is wrong (exit code 15). */

@@ -211,11 +211,33 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
     int maxConnections = (int) number(merged, "maxConnections", d.maxConnections(), 1, Integer.MAX_VALUE);
     long maxMemory = number(merged, "maxMemory", 0, 0, Long.MAX_VALUE);
     ConfigSection tcp = new ConfigSection("tcp", TCP_KEYS, TCP_ENVIRONMENT, json);
-    boolean isMetricsEnabled =
-        new ConfigSection("metrics", METRICS_KEYS, METRICS_ENVIRONMENT, json).flag("enabled", true);
+    boolean isMetricsEnabled = metricsFlag(json);
     return new ServerConfig(host, port, maxJobSize, BinlogConfig.fromJson(json), tcp.flag("enabled", true),
         tcp.flag("warmUp", true), EventBusConfig.fromJson(json), HttpConfig.fromJson(json, host), isMetricsEnabled,
         graceMillis, maxConnections, maxMemory, TlsConfig.fromJson(json, host));
+  }
+
+  private static boolean metricsFlag(JsonObject json) {
+    return new ConfigSection("metrics", METRICS_KEYS, METRICS_ENVIRONMENT, json).flag("enabled", true);
+  }
+
+  /**
+   * {@code metrics.enabled} read early, from the launcher's raw {@code -conf} JSON and the process
+   * environment, before Vert.x (and its metrics) start; an invalid value reads as true here and
+   * fails start-up later, in {@link #fromJson}, with the full check.
+   */
+  public static boolean isMetricsEnabled(JsonObject rawConfig, Map<String, String> environment) {
+    JsonObject json = rawConfig == null ? new JsonObject() : rawConfig.copy();
+    METRICS_ENVIRONMENT.keySet().forEach(env -> {
+      if (environment.containsKey(env)) {
+        json.put(env, environment.get(env));
+      }
+    });
+    try {
+      return metricsFlag(json);
+    } catch (IllegalArgumentException checkedLater) {
+      return true;
+    }
   }
 
   private static Set<String> sectionKeys() {

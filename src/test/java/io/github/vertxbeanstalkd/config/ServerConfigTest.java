@@ -27,6 +27,21 @@ class ServerConfigTest {
   }
 
   @Test
+  void theLauncherReadsMetricsEnabledBeforeVertxStarts() {
+    java.util.Map<String, String> noEnv = java.util.Map.of();
+    assertEquals(true, ServerConfig.isMetricsEnabled(null, noEnv));
+    assertEquals(false, ServerConfig.isMetricsEnabled(new JsonObject().put("metrics.enabled", false), noEnv));
+    assertEquals(false, ServerConfig.isMetricsEnabled(
+        new JsonObject().put("metrics", new JsonObject().put("enabled", false)), noEnv));
+    assertEquals(false, ServerConfig.isMetricsEnabled(new JsonObject(),
+        java.util.Map.of("BEANSTALKD_METRICS_ENABLED", "false")));
+    assertEquals(true, ServerConfig.isMetricsEnabled(new JsonObject().put("metrics.enabled", false),
+        java.util.Map.of("BEANSTALKD_METRICS_ENABLED", "true")));
+    // Invalid: on here; fromJson refuses it afterwards, naming the key.
+    assertEquals(true, ServerConfig.isMetricsEnabled(new JsonObject().put("metrics.enabled", "maybe"), noEnv));
+  }
+
+  @Test
   void httpMetricsAndShutdownKeysFlatNestedAndFromTheEnvironment() {
     ServerConfig nested = ServerConfig.fromJson(new JsonObject()
         .put("http", new JsonObject().put("port", 0).put("host", "::1").put("token", "t"))
