@@ -6,7 +6,7 @@ import io.github.vertxbeanstalkd.bus.EngineRequest;
 import io.github.vertxbeanstalkd.bus.LocalCodec;
 import io.github.vertxbeanstalkd.config.ServerConfig;
 import io.github.vertxbeanstalkd.engine.QueueEngineVerticle;
-import io.github.vertxbeanstalkd.engine.EngineObserver;
+import io.github.vertxbeanstalkd.bus.EngineObserver;
 import io.github.vertxbeanstalkd.engine.ServerInfo;
 import io.github.vertxbeanstalkd.http.HttpFrontVerticle;
 import io.github.vertxbeanstalkd.http.Readiness;

@@ -1,45 +1,50 @@
 package io.github.vertxbeanstalkd.api;
 
-import io.github.vertxbeanstalkd.bus.BusSessionRef;
+import io.github.vertxbeanstalkd.bus.ClusterNodes;
 import io.github.vertxbeanstalkd.bus.EngineAddress;
-import io.github.vertxbeanstalkd.bus.EngineOutbox;
-import io.github.vertxbeanstalkd.bus.EngineReplies;
-import io.github.vertxbeanstalkd.bus.EngineReply;
-import io.github.vertxbeanstalkd.bus.EngineRequest;
+import io.github.vertxbeanstalkd.bus.EngineClient;
+import io.github.vertxbeanstalkd.bus.SessionCalls;
+import io.github.vertxbeanstalkd.client.Failure;
 import io.github.vertxbeanstalkd.config.ServerConfig;
 import io.github.vertxbeanstalkd.metrics.CommandDurations;
 import io.github.vertxbeanstalkd.protocol.Reply;
+import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonObject;
+import java.util.HashMap;
 import java.util.HashSet;
-import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The event-bus front (shared/spec/EVENTBUS.md): takes JSON requests on the public address, which
- * is registered cluster-wide, runs them as commands of the same engine the TCP front uses, and
- * answers each with JSON or {@code fail(code, WORD)}. When clustered it watches the membership and
- * ends the sessions of nodes that leave, so their reserved jobs return to ready at once.
+ * is registered cluster-wide, runs them as commands of engine sessions, and answers each with JSON
+ * or {@code fail(code, WORD)}. A named session lives in the engine while it holds a job or has a
+ * request out; when clustered, the sessions of a node that leaves are ended, so their reserved
+ * jobs return to ready at once.
  */
 public final class BusFrontVerticle extends VerticleBase {
   private static final Logger log = LoggerFactory.getLogger(BusFrontVerticle.class);
   /** How often the cluster's membership is looked at; a departed node's jobs return within this. */
   static final long MEMBERSHIP_POLL_MILLIS = 1000;
 
+  /** A named session and the cluster node its requests come from (null when not clustered). */
+  private record Named(SessionCalls calls, String nodeId) {}
+
   private final String publicAddress;
   private final EngineAddress engineAddress;
-  private final String replyAddress;
   private final BusRequests requests;
-  private final PendingCalls pending = new PendingCalls();
   private final CommandDurations durations;
+  private final Map<String, Named> sessions = new HashMap<>();
+  private EngineClient engine;
+  /** Runs the requests that name no session. */
+  private SessionCalls anonymous;
   private MessageConsumer<Object> consumer;
-  private MessageConsumer<EngineReplies> replies;
-  private EngineOutbox engine;
   private ClusterNodes cluster;
   private Set<String> knownNodes = Set.of();
   private long membershipTimer = -1;
@@ -53,24 +58,24 @@ public final class BusFrontVerticle extends VerticleBase {
     this.durations = durations;
     this.publicAddress = config.eventBus().address();
     this.engineAddress = engineAddress;
-    this.replyAddress = engineAddress.newReplyAddress();
     this.requests = new BusRequests(config.maxJobSizeBytes());
   }
 
   @Override
   public Future<?> start() {
-    engine = new EngineOutbox(vertx, engineAddress);
-    replies = vertx.eventBus().localConsumer(replyAddress, msg -> msg.body().replies().forEach(this::onReply));
-    // EVENTBUS.md: consumer, not localConsumer, so that other cluster nodes reach it.
-    consumer = vertx.eventBus().consumer(publicAddress, this::onRequest);
-    cluster = ClusterNodes.of(vertx);
-    if (cluster != null) {
-      knownNodes = new HashSet<>(cluster.nodeIds());
-      membershipTimer = vertx.setPeriodic(MEMBERSHIP_POLL_MILLIS, id -> watchMembership());
-    }
-    return Future.all(replies.completion(), consumer.completion())
-        .onSuccess(v -> log.info("event-bus API on address '{}'{}", publicAddress,
-            cluster == null ? "" : " (cluster-wide)"));
+    return EngineClient.start(vertx, engineAddress).compose(client -> {
+      engine = client;
+      anonymous = new SessionCalls(engine, null);
+      // EVENTBUS.md: consumer, not localConsumer, so that other cluster nodes reach it.
+      consumer = vertx.eventBus().consumer(publicAddress, this::onRequest);
+      cluster = ClusterNodes.of(vertx);
+      if (cluster != null) {
+        knownNodes = new HashSet<>(cluster.nodeIds());
+        membershipTimer = vertx.setPeriodic(MEMBERSHIP_POLL_MILLIS, id -> watchMembership());
+      }
+      return consumer.completion();
+    }).onSuccess(v -> log.info("event-bus API on address '{}'{}", publicAddress,
+        cluster == null ? "" : " (cluster-wide)"));
   }
 
   @Override
@@ -78,7 +83,7 @@ public final class BusFrontVerticle extends VerticleBase {
     if (membershipTimer >= 0) {
       vertx.cancelTimer(membershipTimer);
     }
-    return Future.all(consumer.unregister(), replies.unregister());
+    return consumer.unregister().compose(v -> engine.stop());
   }
 
   private void onRequest(Message<Object> message) {
@@ -86,7 +91,7 @@ public final class BusFrontVerticle extends VerticleBase {
     if ("drain".equals(action) || "undrain".equals(action)) {
       // Server-wide, not a protocol command: straight to the engine, as SIGUSR1 does.
       boolean isDraining = action.equals("drain");
-      vertx.eventBus().request(engineAddress.requests(), new EngineRequest.Drain(isDraining)).onComplete(r -> {
+      engine.drain(isDraining).onComplete(r -> {
         if (r.succeeded()) {
           message.reply(new JsonObject().put("draining", isDraining));
         } else {
@@ -102,50 +107,56 @@ public final class BusFrontVerticle extends VerticleBase {
       message.fail(refused.failure().code(), refused.getMessage());
       return;
     }
-    BusSessionRef session = new BusSessionRef(replyAddress, request.session());
-    pending.add(session, request.nodeId(), new PendingCalls.Entry(message, action, request.isQuit(),
-        request.command(), durations.isEnabled() ? System.nanoTime() : 0));
     if (request.isQuit()) {
-      engine.send(new EngineRequest.EndSession(session));
-    } else {
-      engine.send(new EngineRequest.BusCall(session, request.nodeId(), request.tube(), request.watchTubes(),
-          request.command(), request.keepsPriority()));
+      Named named = sessions.remove(request.session());
+      Future<Void> ended = named == null ? Future.succeededFuture() : named.calls().close();
+      ended.onComplete(r -> message.reply(new JsonObject()));
+      return;
+    }
+    long sentNanos = durations.isEnabled() ? System.nanoTime() : 0;
+    calls(request).call(request.command(), request.scope()).onComplete(r -> {
+      if (sentNanos != 0) {
+        durations.record(request.command(), System.nanoTime() - sentNanos);
+      }
+      answer(message, action, r);
+    });
+  }
+
+  /** The calls of the request's session, opened in the engine on its first request. */
+  private SessionCalls calls(BusRequest request) {
+    String name = request.session();
+    if (name == null) {
+      return anonymous;
+    }
+    Named named = sessions.get(name);
+    if (named == null || (request.nodeId() != null && !request.nodeId().equals(named.nodeId()))) {
+      SessionCalls calls = named != null ? named.calls() : new SessionCalls(engine, () -> forgetIfIdle(name));
+      named = new Named(calls, request.nodeId());
+      sessions.put(name, named);
+    }
+    return named.calls();
+  }
+
+  /** EVENTBUS.md: a session costs nothing once it holds no job and awaits nothing. */
+  private void forgetIfIdle(String name) {
+    Named named = sessions.get(name);
+    if (named != null && named.calls().isIdle()) {
+      sessions.remove(name);
+      named.calls().close();
     }
   }
 
-  private void onReply(EngineReply reply) {
-    BusSessionRef session = (BusSessionRef) reply.client();
-    for (Reply r : reply.replies()) {
-      PendingCalls.Entry entry = pending.poll(session);
-      if (entry == null) {
-        log.error("a reply for session {} that nothing waits for", session.name());
-        continue;
-      }
-      answer(entry, r);
-    }
-    if (reply.hasEnded()) {
-      for (PendingCalls.Entry entry : pending.endUpToMarker(session)) {
-        if (entry.message() == null) {
-          continue;
-        }
-        if (entry.isEndMarker()) {
-          entry.message().reply(new JsonObject());
-        } else {
-          // Queued behind a waiting reserve when the session ended: it never ran.
-          entry.message().fail(Failure.NOT_FOUND.code(), "NOT_FOUND the session ended before this ran");
-        }
-      }
-    }
-  }
-
-  private void answer(PendingCalls.Entry entry, Reply reply) {
-    if (entry.command() != null && entry.sentNanos() != 0) {
-      durations.record(entry.command(), System.nanoTime() - entry.sentNanos());
+  private static void answer(Message<Object> message, String action, AsyncResult<Reply> result) {
+    if (result.failed()) {
+      // Queued behind a waiting reserve when the session ended: it never ran.
+      Failure f = result.cause() instanceof SessionCalls.SessionEnded ? Failure.NOT_FOUND : Failure.INTERNAL_ERROR;
+      message.fail(f.code(), f.name() + " " + result.cause().getMessage());
+      return;
     }
     try {
-      entry.message().reply(BusReplies.toJson(entry.action(), reply));
+      message.reply(BusReplies.toJson(action, result.result()));
     } catch (RequestRefused failure) {
-      entry.message().fail(failure.failure().code(), failure.getMessage());
+      message.fail(failure.failure().code(), failure.getMessage());
     }
   }
 
@@ -154,8 +165,14 @@ public final class BusFrontVerticle extends VerticleBase {
     Set<String> now = new HashSet<>(cluster.nodeIds());
     for (String node : knownNodes) {
       if (!now.contains(node)) {
-        pending.markNodeLeft(node);
-        engine.send(new EngineRequest.NodeLeft(node));
+        log.info("cluster node {} left: its event-bus sessions end and their jobs return to ready", node);
+        sessions.values().removeIf(named -> {
+          if (node.equals(named.nodeId())) {
+            named.calls().close();
+            return true;
+          }
+          return false;
+        });
       }
     }
     knownNodes = now;

@@ -1,7 +1,7 @@
 package io.github.vertxbeanstalkd.api;
 
+import io.github.vertxbeanstalkd.client.Failure;
 import io.github.vertxbeanstalkd.protocol.Reply;
-import io.github.vertxbeanstalkd.protocol.Yaml;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.ByteBuffer;
@@ -9,14 +9,9 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
-import java.util.Set;
 
 /** Turns the engine's protocol replies into EVENTBUS.md's JSON replies and failure words. */
-public final class BusReplies {
-  /** Stats keys whose values are text even when they look like numbers (a tube named "7"). */
-  private static final Set<String> TEXT_KEYS = Set.of("name", "tube", "state", "version", "hostname", "os",
-      "platform");
-
+final class BusReplies {
   private BusReplies() {}
 
   /** The JSON reply to {@code action}, or the failure it stands for. */
@@ -28,8 +23,11 @@ public final class BusReplies {
     if (reply instanceof Reply.JobBody job) {
       return job(job);
     }
-    if (reply instanceof Reply.Document doc) {
-      return action.equals("list-tubes") ? names(doc) : stats(action, doc);
+    if (reply instanceof Reply.Stats stats) {
+      return stats.document().toJson();
+    }
+    if (reply instanceof Reply.TubeNames names) {
+      return new JsonObject().put("tubes", new JsonArray(names.names()));
     }
     if (reply instanceof Reply.Word word) {
       switch (word) {
@@ -64,47 +62,4 @@ public final class BusReplies {
       return null;
     }
   }
-
-  private static JsonObject names(Reply.Document doc) {
-    JsonArray tubes = new JsonArray();
-    for (String line : Yaml.lines(doc)) {
-      tubes.add(line.substring(2));
-    }
-    return new JsonObject().put("tubes", tubes);
-  }
-
-  /** A stats document: the same keys in the same order, numbers as numbers. */
-  public static JsonObject stats(String action, Reply.Document doc) {
-    JsonObject json = new JsonObject();
-    for (String line : Yaml.lines(doc)) {
-      int colon = line.indexOf(": ");
-      String key = line.substring(0, colon);
-      String value = line.substring(colon + 2);
-      json.put(key, value(action, key, value));
-    }
-    return json;
-  }
-
-  private static Object value(String action, String key, String value) {
-    if (value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")) {
-      return value.substring(1, value.length() - 1);
-    }
-    // stats' server id is hexadecimal text; stats-job's id is the job's number.
-    if (TEXT_KEYS.contains(key) || (key.equals("id") && action.equals("stats"))) {
-      return value;
-    }
-    if (value.equals("true") || value.equals("false")) {
-      return Boolean.parseBoolean(value);
-    }
-    try {
-      return Long.parseLong(value);
-    } catch (NumberFormatException notWhole) {
-      try {
-        return Double.parseDouble(value);
-      } catch (NumberFormatException notNumber) {
-        return value;
-      }
-    }
-  }
-
 }

@@ -1,5 +1,7 @@
 package io.github.vertxbeanstalkd.api;
 
+import io.github.vertxbeanstalkd.bus.Scope;
+import io.github.vertxbeanstalkd.client.Failure;
 import io.github.vertxbeanstalkd.protocol.Command;
 import io.github.vertxbeanstalkd.protocol.CommandParser;
 import io.vertx.core.json.JsonArray;
@@ -80,7 +82,7 @@ final class BusRequests {
       case "bury" -> {
         long id = id(json);
         long pri = number(json, "pri", -1, MAX_U32);
-        return pri < 0 ? c.keepingPriority(new Command.Bury(id, 0)) : c.of(new Command.Bury(id, (int) pri));
+        return c.of(pri < 0 ? Command.Bury.keepingPriority(id) : new Command.Bury(id, (int) pri));
       }
       case "touch" -> {
         return c.of(new Command.Touch(id(json)));
@@ -137,20 +139,17 @@ final class BusRequests {
     }
 
     BusRequest of(Command cmd) {
-      return new BusRequest(action, session, node, null, null, cmd, false);
+      return new BusRequest(action, session, node, Scope.NONE, cmd);
     }
 
     BusRequest using(String tube, Command cmd) {
-      return new BusRequest(action, session, node, tube, null, cmd, false);
+      return new BusRequest(action, session, node, Scope.using(tube), cmd);
     }
 
     BusRequest watching(List<String> tubes, Command cmd) {
-      return new BusRequest(action, session, node, null, tubes, cmd, false);
+      return new BusRequest(action, session, node, Scope.watching(tubes), cmd);
     }
 
-    BusRequest keepingPriority(Command cmd) {
-      return new BusRequest(action, session, node, null, null, cmd, true);
-    }
   }
 
   private static String tube(JsonObject json) throws RequestRefused {
@@ -188,7 +187,8 @@ final class BusRequests {
 
   private static byte[] body(JsonObject json) throws RequestRefused {
     Object text = json.getValue("body");
-    Object base64 = json.getValue("bodyBase64");
+    // The raw value: getValue would turn bytes handed over in this JVM into base64 text first.
+    Object base64 = json.getMap().get("bodyBase64");
     if (text != null && base64 != null) {
       throw new RequestRefused(Failure.BAD_FORMAT, "give 'body' or 'bodyBase64', not both");
     }
@@ -201,6 +201,10 @@ final class BusRequests {
       } catch (IllegalArgumentException e) {
         throw new RequestRefused(Failure.BAD_FORMAT, "'bodyBase64' is not base64: " + e.getMessage());
       }
+    }
+    if (base64 instanceof byte[] bytes) {
+      // The typed client in this JVM hands the bytes over as they are: nothing to decode.
+      return bytes;
     }
     throw new RequestRefused(Failure.BAD_FORMAT, "put needs a string 'body' or 'bodyBase64'");
   }

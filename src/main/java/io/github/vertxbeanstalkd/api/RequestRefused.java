@@ -1,5 +1,7 @@
 package io.github.vertxbeanstalkd.api;
 
+import io.github.vertxbeanstalkd.client.Failure;
+
 /** A request the front refuses before it reaches the engine: the failure word and why. */
 final class RequestRefused extends Exception {
   private final Failure failure;

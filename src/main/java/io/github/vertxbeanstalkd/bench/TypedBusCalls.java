@@ -1,8 +1,8 @@
 package io.github.vertxbeanstalkd.bench;
 
-import io.github.vertxbeanstalkd.api.BeanstalkClient;
-import io.github.vertxbeanstalkd.api.BeanstalkClientOptions;
-import io.github.vertxbeanstalkd.api.PutOptions;
+import io.github.vertxbeanstalkd.client.BeanstalkClient;
+import io.github.vertxbeanstalkd.client.BeanstalkClientOptions;
+import io.github.vertxbeanstalkd.client.PutOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;

@@ -4,12 +4,10 @@ import io.github.vertxbeanstalkd.protocol.Reply;
 import java.util.List;
 
 /**
- * Replies for one client, in order. {@code isComplete} is true once every submitted command is
- * answered; a blocked reserve leaves it false until the reserve ends. {@code hasEnded} says the
- * engine has closed the client's session (an event-bus quit): nothing more comes for it.
+ * Replies for one session, in order, with what the session looks like after them.
+ * {@code isComplete}: every submitted command is answered (a blocked reserve leaves it false).
+ * {@code holdsJobs}: the session has reserved jobs. {@code hasEnded}: the session is closed and
+ * nothing more comes for it. A notice carries no replies: the session's last job timed out, or it ended.
  */
-public record EngineReply(ClientRef client, List<Reply> replies, boolean isComplete, boolean hasEnded) {
-  public EngineReply(ClientRef client, List<Reply> replies, boolean isComplete) {
-    this(client, replies, isComplete, false);
-  }
-}
+public record EngineReply(SessionKey key, List<Reply> replies, boolean isComplete, boolean holdsJobs,
+    boolean hasEnded) {}

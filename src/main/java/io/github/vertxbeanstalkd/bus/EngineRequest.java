@@ -3,61 +3,78 @@ package io.github.vertxbeanstalkd.bus;
 import io.github.vertxbeanstalkd.protocol.Command;
 import java.util.List;
 
-/** What a transport sends to the queue engine; immutable, passed by reference. */
+/**
+ * What a front asks of the queue engine; immutable, passed by reference. Each request applies
+ * itself to the engine's {@link EngineInput}, so a new front adds no branch to the engine.
+ */
 public sealed interface EngineRequest {
 
-  /** A connection opened; its replies go to {@code connection.replyAddress()}. */
-  record Open(ConnectionRef connection) implements EngineRequest {}
-
-  /** Commands to run in order; their replies come back as {@link EngineReply} messages. */
-  record Submit(ConnectionRef connection, List<Command> commands) implements EngineRequest {}
+  /** Runs this request in the engine. */
+  void applyTo(EngineInput engine);
 
   /**
-   * A put's line passed its checks and its body is still arriving. BEHAVIOURS.md 4: 1.12 takes the
-   * job's id (and counts cmd-put) at this point, so other connections see it taken. No reply.
+   * The engine failed on this request (a bug): whoever waits for an answer gets one anyway, so no
+   * client is left stuck and the others' requests still run.
    */
-  record PutLineArrived(ConnectionRef connection, boolean isTooBig) implements EngineRequest {}
-
-  /** The client shut down its sending side: a blocked reserve ends with TIMED_OUT. */
-  record InputEnded(ConnectionRef connection) implements EngineRequest {}
-
-  /** A connection over maxConnections was closed at once; only counted. */
-  record ConnectionRejected() implements EngineRequest {}
-
-  /** The connection is gone. */
-  record Close(ConnectionRef connection) implements EngineRequest {}
+  default void failIn(EngineInput engine) {}
 
   /**
-   * Everything one transport had to say during one event-loop turn, in order: one event-bus
-   * message for many connections' commands instead of one each.
+   * A new session. A connection uses and watches {@code default} from the start and counts in
+   * stats as a connection (current-connections, producers, workers); any other session starts
+   * with no tube, is not counted, and is refused with OUT_OF_MEMORY past maxMemory.
    */
-  record Batch(List<EngineRequest> requests) implements EngineRequest {}
+  record Open(SessionKey key, boolean isConnection) implements EngineRequest {
+    public void applyTo(EngineInput engine) { engine.open(key, isConnection); }
+  }
 
   /**
-   * Asks for an {@code EngineSnapshot} (counts per tube, counters) as the reply; it is also
-   * published to the engine's observer.
+   * Commands to run in order, each within {@code scope}; their replies come back in order as
+   * {@link EngineReply} messages. A session the engine does not know answers each with
+   * INTERNAL_ERROR and an end notice.
    */
-  record Snapshot() implements EngineRequest {}
+  record Submit(SessionKey key, List<Command> commands, Scope scope) implements EngineRequest {
+    public Submit(SessionKey key, List<Command> commands) {
+      this(key, commands, Scope.NONE);
+    }
+
+    public void applyTo(EngineInput engine) { engine.submit(key, commands, scope); }
+
+    public void failIn(EngineInput engine) { engine.failed(key, commands.size()); }
+  }
+
+  /** The client will send nothing more: a reserve it waits in answers TIMED_OUT, and what is queued is dropped. */
+  record EndInput(SessionKey key) implements EngineRequest {
+    public void applyTo(EngineInput engine) { engine.endInput(key); }
+  }
+
+  /**
+   * The session ends: a reserve it waits in and what is queued are dropped unanswered (an
+   * {@link EndInput} first answers the reserve), its reserved jobs return to ready at once, and an
+   * end notice is the last thing its front hears.
+   */
+  record Close(SessionKey key) implements EngineRequest {
+    public void applyTo(EngineInput engine) { engine.close(key); }
+  }
+
+  /** A connection over maxConnections was closed at once by its front; only counted. */
+  record ConnectionRefused() implements EngineRequest {
+    public void applyTo(EngineInput engine) { engine.connectionRefused(); }
+  }
 
   /** Enter drain mode (what SIGUSR1 does), or leave it. */
-  record Drain(boolean isDraining) implements EngineRequest {}
+  record Drain(boolean isDraining) implements EngineRequest {
+    public void applyTo(EngineInput engine) { engine.drain(isDraining); }
+  }
 
-  /**
-   * One event-bus request, run in {@code session} (created on first use) as its next command.
-   * The session uses {@code tube} and watches {@code watchTubes} for that command only, without
-   * counting cmd-use or cmd-watch; either may be null when the command needs no tube.
-   * {@code keepsPriority} makes a bury keep the job's own priority. {@code nodeId} is the sender's
-   * cluster node, or null.
-   */
-  record BusCall(BusSessionRef session, String nodeId, String tube, List<String> watchTubes, Command command,
-      boolean keepsPriority) implements EngineRequest {}
+  /** Asks for a fresh {@link EngineSnapshot} as the message's reply; it is also published to the observer. */
+  record Snapshot() implements EngineRequest {
+    public void applyTo(EngineInput engine) { engine.snapshot(); }
+  }
 
-  /**
-   * An event-bus quit: a reserve the session waits in answers TIMED_OUT, commands queued behind it
-   * are dropped, its jobs return to ready, and an ended {@link EngineReply} confirms it.
-   */
-  record EndSession(BusSessionRef session) implements EngineRequest {}
-
-  /** A cluster node left: every event-bus session that named it ends as by a quit, unconfirmed. */
-  record NodeLeft(String nodeId) implements EngineRequest {}
+  /** Everything one front had to say during one event-loop turn, in order: one message for many sessions. */
+  record Batch(List<EngineRequest> requests) implements EngineRequest {
+    public void applyTo(EngineInput engine) {
+      throw new IllegalStateException("a batch is unpacked by the engine's verticle, request by request");
+    }
+  }
 }

@@ -14,18 +14,9 @@ public final class LocalCodec<T> implements MessageCodec<T, T> {
 
   /** Registers the codecs of every message type the engine and its clients exchange. */
   public static void registerAll(Vertx vertx) {
-    register(vertx, EngineRequest.Open.class);
-    register(vertx, EngineRequest.Submit.class);
-    register(vertx, EngineRequest.PutLineArrived.class);
-    register(vertx, EngineRequest.InputEnded.class);
-    register(vertx, EngineRequest.Close.class);
-    register(vertx, EngineRequest.ConnectionRejected.class);
-    register(vertx, EngineRequest.Drain.class);
-    register(vertx, EngineRequest.Snapshot.class);
-    register(vertx, EngineRequest.Batch.class);
-    register(vertx, EngineRequest.BusCall.class);
-    register(vertx, EngineRequest.EndSession.class);
-    register(vertx, EngineRequest.NodeLeft.class);
+    for (Class<?> request : EngineRequest.class.getPermittedSubclasses()) {
+      register(vertx, request);
+    }
     register(vertx, EngineReply.class);
     register(vertx, EngineReplies.class);
     register(vertx, EngineSnapshot.class);

@@ -1,10 +1,10 @@
 package io.github.vertxbeanstalkd.engine;
 
+import io.github.vertxbeanstalkd.bus.EngineReply;
 import io.github.vertxbeanstalkd.persistence.Binlog;
 import io.github.vertxbeanstalkd.protocol.Reply;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * The sessions' replies on their way out: each leaves only once every binlog record appended
@@ -14,27 +14,23 @@ import java.util.function.Consumer;
 final class DurableReplies {
   private final ReplySink sink;
   private final Binlog binlog;
-  /** Told after each delivery, so that a session that is done can be forgotten. */
-  private final Consumer<Session> delivered;
   private final ArrayList<Session> dirty = new ArrayList<>();
   /** Sessions whose replies wait for the binlog, oldest first. */
   private final ArrayList<Session> awaitingDurable = new ArrayList<>();
 
-  DurableReplies(ReplySink sink, Binlog binlog, Consumer<Session> delivered) {
+  DurableReplies(ReplySink sink, Binlog binlog) {
     this.sink = sink;
     this.binlog = binlog;
-    this.delivered = delivered;
   }
 
   void add(Session s, Reply r) {
-    s.outbox.add(r);
+    s.addReply(r);
     markDirty(s);
   }
 
-  /** {@code s} has replies, or an end notice, to send once this turn's work is done. */
+  /** {@code s} has replies or a notice to send once this turn's work is done. */
   void markDirty(Session s) {
-    if (!s.isDirty) {
-      s.isDirty = true;
+    if (s.markDirty()) {
       dirty.add(s);
     }
   }
@@ -47,18 +43,14 @@ final class DurableReplies {
     }
     boolean isDurable = lastSequence <= binlog.durableSequence() || binlog.health() == Binlog.Health.FAILED;
     for (Session s : dirty) {
-      s.isDirty = false;
-      if (s.isClosed && !s.isEnded) {
-        continue;
-      }
-      if (isDurable && !s.isAwaitingDurable) {
+      s.clearDirty();
+      if (isDurable && !s.isAwaitingDurable()) {
         deliver(s);
       } else {
-        s.awaitedSequence = lastSequence;
-        if (!s.isAwaitingDurable) {
-          s.isAwaitingDurable = true;
+        if (!s.isAwaitingDurable()) {
           awaitingDurable.add(s);
         }
+        s.awaitDurable(lastSequence);
       }
     }
     dirty.clear();
@@ -69,8 +61,8 @@ final class DurableReplies {
     int kept = 0;
     for (int i = 0; i < awaitingDurable.size(); i++) {
       Session s = awaitingDurable.get(i);
-      if (s.awaitedSequence <= sequence) {
-        s.isAwaitingDurable = false;
+      if (s.isDurableAt(sequence)) {
+        s.durableReached();
         deliver(s);
       } else {
         awaitingDurable.set(kept++, s);
@@ -85,28 +77,20 @@ final class DurableReplies {
    */
   void onBinlogFailure() {
     for (Session s : awaitingDurable) {
-      s.isAwaitingDurable = false;
-      List<Reply> failed = new ArrayList<>(s.outbox.size());
-      s.outbox.forEach(r -> failed.add(Reply.Word.INTERNAL_ERROR));
-      s.outbox = failed;
+      s.durableReached();
+      s.failReplies();
       deliver(s);
     }
     awaitingDurable.clear();
   }
 
   private void deliver(Session s) {
-    if (s.isClosed && !s.isEnded) {
+    boolean hasEnded = s.takeEnded();
+    boolean owesNotice = s.takeNotice();
+    if (!s.hasReplies() && !hasEnded && !owesNotice) {
       return;
     }
-    if (!s.outbox.isEmpty()) {
-      List<Reply> replies = s.outbox;
-      s.outbox = new ArrayList<>(4);
-      sink.deliver(s, replies, s.isIdle());
-    }
-    if (s.isEnded) {
-      s.isEnded = false;
-      sink.ended(s);
-    }
-    delivered.accept(s);
+    List<Reply> replies = s.hasReplies() ? s.takeReplies() : List.of();
+    sink.deliver(new EngineReply(s.key, replies, s.isIdle(), s.holdsJobs(), hasEnded));
   }
 }

@@ -29,11 +29,11 @@ final class JobTransitions {
   private final ReadyListener listener;
   private final Binlog binlog;
   private final Clock clock;
-  long nextJobId = 1;
-  long totalJobs;
-  long jobTimeouts;
+  private long nextJobId = 1;
+  private long totalJobs;
+  private long jobTimeouts;
   /** The sequence of the latest record appended; replies wait until the log has made it durable. */
-  long lastSequence;
+  private long lastSequence;
 
   JobTransitions(JobTable table, Tubes tubes, Sessions sessions, ReadyListener listener, Binlog binlog, Clock clock) {
     this.table = table;
@@ -70,6 +70,22 @@ final class JobTransitions {
     return isReserved ? Reply.JobBody.reserved(table.id(j), body, tube) : Reply.JobBody.found(table.id(j), body, tube);
   }
 
+  long nextJobId() {
+    return nextJobId;
+  }
+
+  long totalJobs() {
+    return totalJobs;
+  }
+
+  long jobTimeouts() {
+    return jobTimeouts;
+  }
+
+  long lastSequence() {
+    return lastSequence;
+  }
+
   /** BEHAVIOURS.md 4: ids go up by one for every put that passes its line checks. */
   long takeId() {
     return nextJobId++;
@@ -91,7 +107,7 @@ final class JobTransitions {
    */
   void store(long id, Tube tube, byte[] body, long now, int priority, int delaySeconds, int ttrSeconds) {
     int j = table.add(id, tube.index, body, now, priority, delaySeconds, ttrSeconds);
-    tube.totalJobs++;
+    tube.countJob();
     totalJobs++;
     if (delaySeconds != 0) {
       delay(j, now);
@@ -116,7 +132,7 @@ final class JobTransitions {
           snap.ttrSeconds());
       JobCounters c = snap.counters();
       table.setCounters(j, c.reserves(), c.timeouts(), c.releases(), c.buries(), c.kicks());
-      tube.totalJobs++;
+      tube.countJob();
       totalJobs++;
       nextJobId = Math.max(nextJobId, snap.id() + 1);
       switch (snap.state()) {
@@ -124,12 +140,12 @@ final class JobTransitions {
           // A delayed job keeps its wall-clock deadline; one that passed while we were down is due now.
           table.setState(j, JobState.DELAYED);
           table.setDeadlineNanos(j, now + Math.max(0, snap.readyAtEpochMillis() - wallNow) * 1_000_000);
-          tube.delayed.add(j);
+          tube.addDelayed(j);
           deadlines.add(j);
         }
         case BURIED -> {
           table.setState(j, JobState.BURIED);
-          tube.buried.addLast(j);
+          tube.addBuried(j);
         }
         default -> makeReady(j, now);
       }
@@ -167,8 +183,8 @@ final class JobTransitions {
     }
     table.setDeadlineNanos(j, now + table.ttrNanos(j));
     deadlines.add(j);
-    s.reserved.addLast(j);
-    tubeOf(j).reservedCount++;
+    s.reserved().addLast(j);
+    tubeOf(j).addReserved();
     return reply(j, true);
   }
 
@@ -196,7 +212,7 @@ final class JobTransitions {
     unreserve(j);
     table.setState(j, JobState.BURIED);
     table.countBury(j);
-    tubeOf(j).buried.addLast(j);
+    tubeOf(j).addBuried(j);
     log(new BinlogRecord.Bury(table.id(j), priority, counters(j)));
   }
 
@@ -260,44 +276,34 @@ final class JobTransitions {
   private void makeReady(int j, long now) {
     table.setState(j, JobState.READY);
     Tube tube = tubeOf(j);
-    tube.ready.add(j);
-    table.setDeadlineNanos(j, now);
-    tube.readyOrder.addLast(j);
-    if (table.isUrgent(j)) {
-      tube.urgentReadyCount++;
-    }
+    tube.addReady(j, now);
     listener.readied(tube, now);
   }
 
   private void unReady(int j) {
-    Tube tube = tubeOf(j);
-    tube.ready.remove(j);
-    tube.readyOrder.remove(j);
-    if (table.isUrgent(j)) {
-      tube.urgentReadyCount--;
-    }
+    tubeOf(j).removeReady(j);
   }
 
   private void unreserve(int j) {
     deadlines.remove(j);
-    holderOf(j).reserved.remove(j);
+    holderOf(j).reserved().remove(j);
     table.setReservedBy(j, JobTable.NONE);
-    tubeOf(j).reservedCount--;
+    tubeOf(j).removeReserved();
   }
 
   private void delay(int j, long now) {
     table.setState(j, JobState.DELAYED);
     table.setDeadlineNanos(j, now + table.delayNanos(j));
-    tubeOf(j).delayed.add(j);
+    tubeOf(j).addDelayed(j);
     deadlines.add(j);
   }
 
   private void unDelay(int j) {
-    tubeOf(j).delayed.remove(j);
+    tubeOf(j).removeDelayed(j);
     deadlines.remove(j);
   }
 
   private void unBury(int j) {
-    tubeOf(j).buried.remove(j);
+    tubeOf(j).removeBuried(j);
   }
 }

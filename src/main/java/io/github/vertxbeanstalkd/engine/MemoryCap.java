@@ -15,11 +15,15 @@ final class MemoryCap {
   /** A session's objects: a connection's or an event-bus session's. */
   static final long SESSION_BYTES = 512;
 
-  private final QueueEngine engine;
+  private final JobTable table;
+  private final Tubes tubes;
+  private final Sessions sessions;
   private long maxBytes = Long.MAX_VALUE;
 
-  MemoryCap(QueueEngine engine) {
-    this.engine = engine;
+  MemoryCap(JobTable table, Tubes tubes, Sessions sessions) {
+    this.table = table;
+    this.tubes = tubes;
+    this.sessions = sessions;
   }
 
   long maxBytes() {
@@ -32,7 +36,7 @@ final class MemoryCap {
 
   /** Job data plus the price of every tube, watch and session. */
   long usedBytes() {
-    return engine.table.usedBytes() + pricedBytes();
+    return table.usedBytes() + pricedBytes();
   }
 
   /**
@@ -42,11 +46,10 @@ final class MemoryCap {
    */
   boolean admits(long moreBytes) {
     long priced = pricedBytes() + moreBytes;
-    return engine.jobStoreBytes() + priced <= maxBytes || engine.table.usedBytes() + priced <= maxBytes;
+    return table.reservedBytes() + priced <= maxBytes || table.usedBytes() + priced <= maxBytes;
   }
 
   private long pricedBytes() {
-    return engine.tubes.size() * TUBE_BYTES + engine.tubes.watchCount() * WATCH_BYTES
-        + engine.sessions.count() * SESSION_BYTES;
+    return tubes.size() * TUBE_BYTES + tubes.watchCount() * WATCH_BYTES + sessions.count() * SESSION_BYTES;
   }
 }

@@ -25,9 +25,4 @@ final class ProcessCpu {
       return new long[] {Math.max(0, nanos) / 1000, 0};
     }
   }
-
-  /** 1.12's {@code %d.%06d} format. */
-  static String format(long micros) {
-    return (micros / 1_000_000) + "." + String.format("%06d", micros % 1_000_000);
-  }
 }

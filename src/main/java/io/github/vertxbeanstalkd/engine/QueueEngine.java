@@ -1,20 +1,20 @@
 package io.github.vertxbeanstalkd.engine;
 
 import io.github.vertxbeanstalkd.bus.EngineSnapshot;
+import io.github.vertxbeanstalkd.bus.Scope;
+import io.github.vertxbeanstalkd.bus.SessionKey;
 import io.github.vertxbeanstalkd.persistence.Binlog;
 import io.github.vertxbeanstalkd.persistence.BinlogConfig;
 import io.github.vertxbeanstalkd.persistence.RecoveredLog;
 import io.github.vertxbeanstalkd.protocol.Command;
-import io.github.vertxbeanstalkd.protocol.Counter;
 import io.github.vertxbeanstalkd.protocol.Reply;
 import io.github.vertxbeanstalkd.store.DirectMemory;
-import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Owns every tube, job and session, and runs each connection's commands in order, one at a time.
+ * Owns every tube, job and session, and runs each session's commands in order, one at a time.
  * Single-threaded by design: only its verticle calls it, so it needs no locks. Time comes from
  * one {@link Clock}; the caller keeps a timer armed for {@link #nextDeadlineNanos()} and calls
  * {@link #tick()}. What commands do is in {@link CommandHandlers}; every change of a job's state
@@ -28,22 +28,20 @@ public final class QueueEngine {
   private static final Logger log = LoggerFactory.getLogger(QueueEngine.class);
   /** Work done per call before yielding the event loop (timer events, kicked jobs). */
   static final int MAX_STEPS_PER_TURN = 10_000;
+  /** The share of the job store's limit that maxMemory is unless configured. */
+  public static final double DEFAULT_MAX_MEMORY_SHARE = 0.9;
 
-  final ServerInfo info;
-  final long maxJobSizeBytes;
-  final JobTable table;
-  final Tubes tubes;
-  final Sessions sessions;
-  final JobTransitions jobs;
-  final Binlog binlog;
-  final long[] counters = new long[Counter.values().length];
-  final long startNanos;
-  final MemoryCap memory = new MemoryCap(this);
   private final Clock clock;
-  private final Turns turns;
+  private final JobTable table;
+  private final Tubes tubes;
+  private final Sessions sessions;
+  private final JobTransitions jobs;
+  private final MemoryCap memory;
+  private Turns turns;
+  private Waiters waiters;
   private final DurableReplies replies;
-  private final ReplySink sink;
   private final Compaction compaction;
+  private final StatsDocuments stats;
   private boolean hasCompactionBacklog;
   private boolean isDraining;
 
@@ -59,143 +57,106 @@ public final class QueueEngine {
 
   /** An engine whose job store takes at most what {@code memory} allows. */
   QueueEngine(Clock clock, ReplySink sink, ServerInfo info, long maxJobSizeBytes, Binlog binlog,
-      DirectMemory memory) {
-    this.table = new JobTable(memory);
+      DirectMemory directMemory) {
+    this.clock = clock;
+    this.table = new JobTable(directMemory);
     this.tubes = new Tubes(table);
     this.sessions = new Sessions(table);
-    this.clock = clock;
-    this.info = info;
-    this.maxJobSizeBytes = maxJobSizeBytes;
-    this.startNanos = clock.nanos();
-    this.binlog = binlog;
-    this.jobs = new JobTransitions(table, tubes, sessions, this::readied, binlog, clock);
-    this.turns = new Turns(new CommandHandlers(this, jobs), tubes, table, this::reply);
-    this.replies = new DurableReplies(sink, binlog, this::retireIfDone);
-    this.sink = sink;
+    this.memory = new MemoryCap(table, tubes, sessions);
+    this.replies = new DurableReplies(sink, binlog);
+    this.jobs = new JobTransitions(table, tubes, sessions, (t, now) -> this.waiters.readied(t, now), binlog, clock);
+    this.waiters = new Waiters(sessions, jobs, replies::add, s -> this.turns.wake(s));
+    CommandCounts counts = new CommandCounts();
+    this.stats = new StatsDocuments(info, clock.nanos(), maxJobSizeBytes, jobs, tubes, sessions, memory, counts,
+        binlog, this::isDraining, clock);
+    CommandHandlers handlers = new CommandHandlers(new CommandHandlers.Context(tubes, jobs, memory, counts, binlog,
+        clock, waiters, stats, this::isDraining, () -> this.turns.requestYield(), this::closeSession));
+    this.turns = new Turns(handlers, tubes, replies::add);
     this.compaction = new Compaction(binlog, jobs);
     RecoveredLog recovered = binlog.takeRecovered();
     jobs.restore(recovered, clock.nanos());
     if (!recovered.jobs().isEmpty()) {
-      log.info("binlog: recovered {} jobs, next id {}", recovered.jobs().size(), jobs.nextJobId);
+      log.info("binlog: recovered {} jobs, next id {}", recovered.jobs().size(), jobs.nextJobId());
     }
   }
 
-  // ---------------------------------------------------------------- entry points
-
-  /** A new connection: it uses and watches {@code default}. */
-  public Session open(Object connectionKey) {
-    Session s = sessions.open(connectionKey, false);
-    Tube t = tubes.getOrCreate(Tubes.DEFAULT);
-    tubes.use(s, t);
-    tubes.watch(s, t);
-    return s;
-  }
+  // ---------------------------------------------------------------- sessions and their commands
 
   /**
-   * Runs one event-bus request as the next command of the session named {@code sessionKey},
-   * which is created if it does not exist. Its replies reach the sink like a connection's.
+   * A new session (see {@code EngineRequest.Open}): a connection uses and watches {@code default};
+   * any other session starts with no tube and is refused past maxMemory.
    */
-  public void call(Object sessionKey, String nodeId, BusStep step) {
-    Session s = sessions.get(sessionKey);
+  public void open(SessionKey key, boolean isConnection) {
+    boolean isRefused = !isConnection && !memory.admits(MemoryCap.SESSION_BYTES);
+    Session s = sessions.open(key, isConnection, isRefused);
+    if (isConnection) {
+      Tube t = tubes.getOrCreate(Tubes.DEFAULT);
+      tubes.use(s, t);
+      tubes.watch(s, t);
+    }
+  }
+
+  /** Runs {@code commands} in order for the session, each in {@code scope}; replies reach the sink, perhaps later. */
+  public void submit(SessionKey key, List<Command> commands, Scope scope) {
+    Session s = sessions.get(key);
     if (s == null) {
-      if (!memory.admits(MemoryCap.SESSION_BYTES)) {
-        // maxMemory: a new event-bus session would pass the cap; its request is refused, unrun.
-        sink.deliver(sessions.detached(sessionKey), List.of(Reply.Word.OUT_OF_MEMORY), true);
-        return;
-      }
-      s = sessions.open(sessionKey, true);
-    }
-    if (nodeId != null) {
-      s.nodeId = nodeId;
-    }
-    s.queued.add(step);
-    turns.schedule(s);
-    runAndFlush();
-  }
-
-  /**
-   * EVENTBUS.md: quit. A reserve the session waits in answers TIMED_OUT, what was queued behind it
-   * is dropped, its jobs return to ready at once, and the sink is told the session ended once its
-   * last replies are out (also when no such session exists).
-   */
-  public void endSession(Object sessionKey) {
-    Session s = sessions.get(sessionKey);
-    if (s == null) {
-      s = sessions.detached(sessionKey);
-    } else {
-      s.queued.clear();
-      if (s.isWaiting) {
-        sessions.unpark(s);
-        reply(s, Reply.Word.TIMED_OUT);
-      }
-      close(s);
-    }
-    s.isEnded = true;
-    replies.markDirty(s);
-    runAndFlush();
-  }
-
-  /** A cluster node left: every event-bus session whose requests came from it ends at once. */
-  public void nodeLeft(String nodeId) {
-    List<Object> gone = new ArrayList<>();
-    for (Session s : sessions.all()) {
-      if (s.isBusSession && nodeId.equals(s.nodeId)) {
-        gone.add(s.key);
-      }
-    }
-    gone.forEach(this::endSession);
-  }
-
-  /** Runs {@code commands} in order for {@code s}; replies reach the sink, perhaps later. */
-  public void submit(Session s, List<Command> commands) {
-    if (s.isClosed) {
+      failed(key, commands.size());
       return;
     }
-    s.queued.addAll(commands);
-    turns.schedule(s);
-    runAndFlush();
-  }
-
-  /** BEHAVIOURS.md 4: a put's line arrived ahead of its body; its id is taken in turn, now. */
-  public void putLineArrived(Session s, boolean isTooBig) {
-    if (s.isClosed) {
+    if (s.isClosed()) {
       return;
     }
-    s.queued.add(new PutAnnouncement(isTooBig));
+    s.enqueue(commands, scope);
     turns.schedule(s);
-    runAndFlush();
-  }
-
-  /** The connection is gone: its reserved jobs return to ready (no timeout, no release counted). */
-  public void close(Session s) {
-    if (s.isClosed) {
-      return;
-    }
-    s.isClosed = true;
-    s.queued.clear();
-    if (s.isWaiting) {
-      sessions.unpark(s);
-    }
-    long now = clock.nanos();
-    for (int j = s.reserved.first(); j != JobTable.NONE; j = s.reserved.first()) {
-      jobs.returnToReady(j, now);
-    }
-    tubes.leaveAll(s);
-    sessions.remove(s);
     runAndFlush();
   }
 
   /**
    * BEHAVIOURS.md 1: the client half-closed. A reserve it is blocked in answers TIMED_OUT, and
-   * nothing queued behind it runs, since the connection closes next.
+   * nothing queued behind it runs, since the session ends next.
    */
-  public void endInput(Session s) {
-    if (s.isWaiting) {
-      s.queued.clear();
-      wake(s, Reply.Word.TIMED_OUT);
+  public void endInput(SessionKey key) {
+    Session s = sessions.get(key);
+    if (s != null && s.isWaiting()) {
+      s.dropQueued();
+      waiters.wake(s, Reply.Word.TIMED_OUT);
       runAndFlush();
     }
   }
+
+  /**
+   * The session ends: a reserve it waits in and what was queued are dropped unanswered, its
+   * reserved jobs return to ready (no timeout, no release counted), and its front gets an end
+   * notice after its last replies (also for a session the engine does not know).
+   */
+  public void close(SessionKey key) {
+    Session s = sessions.get(key);
+    if (s == null) {
+      replies.markDirty(sessions.detached(key));
+    } else {
+      closeSession(s);
+    }
+    runAndFlush();
+  }
+
+  /** A request of {@code key} failed inside the engine: its {@code commands} commands answer INTERNAL_ERROR. */
+  public void failed(SessionKey key, int commands) {
+    Session s = sessions.get(key);
+    if (s == null) {
+      s = sessions.detached(key);
+    }
+    for (int i = 0; i < commands; i++) {
+      replies.add(s, Reply.Word.INTERNAL_ERROR);
+    }
+    replies.flush(jobs.lastSequence());
+  }
+
+  /** The session with that key, or null once it is closed. */
+  Session session(SessionKey key) {
+    return sessions.get(key);
+  }
+
+  // ---------------------------------------------------------------- time
 
   /** Fires everything due by now, bounded per call; returns when to call again. */
   public long tick() {
@@ -205,23 +166,16 @@ public final class QueueEngine {
         j = jobs.nextDue(), steps++) {
       Session holder = table.reservedBy(j) == JobTable.NONE ? null : jobs.holderOf(j);
       jobs.expire(j, now);
-      if (holder != null) {
-        retireIfDone(holder);
+      if (holder != null && !holder.holdsJobs() && holder.isIdle()) {
+        // Its front hears that the session holds nothing any more (an event-bus session may end).
+        holder.oweNotice();
+        replies.markDirty(holder);
       }
     }
     if (!tubes.endedPauses(now).isEmpty()) {
-      processQueue(now);
+      waiters.serve(now);
     }
-    for (Session s = sessions.dueWake(now); s != null && steps < MAX_STEPS_PER_TURN;
-        s = sessions.dueWake(now), steps++) {
-      if (s.isInSafetyMargin(table, now)) {
-        wake(s, Reply.Word.DEADLINE_SOON);
-      } else if (s.waitTimeoutNanos <= now) {
-        wake(s, Reply.Word.TIMED_OUT);
-      } else {
-        sessions.scheduleWake(s, s.nextWakeNanos(table));
-      }
-    }
+    steps += waiters.wakeDue(now, MAX_STEPS_PER_TURN - steps);
     runAndFlush();
     return steps >= MAX_STEPS_PER_TURN ? now : nextDeadlineNanos();
   }
@@ -232,6 +186,10 @@ public final class QueueEngine {
     long next = j == JobTable.NONE ? Long.MAX_VALUE : table.deadlineNanos(j);
     next = Math.min(next, tubes.nextPauseEndNanos());
     return Math.min(next, sessions.nextWakeNanos());
+  }
+
+  public long nowNanos() {
+    return clock.nanos();
   }
 
   /** True when a long command or compaction yielded and {@link #resumeYielded()} should run later. */
@@ -245,6 +203,8 @@ public final class QueueEngine {
     runAndFlush();
   }
 
+  // ---------------------------------------------------------------- the binlog
+
   /** The binlog made every record up to {@code sequence} durable: their replies may leave. */
   public void onDurable(long sequence) {
     replies.onDurable(sequence);
@@ -256,6 +216,8 @@ public final class QueueEngine {
     replies.onBinlogFailure();
   }
 
+  // ---------------------------------------------------------------- server-wide
+
   /** BEHAVIOURS.md 12: while draining, every put that would be stored answers DRAINING. */
   public void setDraining(boolean isDraining) {
     this.isDraining = isDraining;
@@ -265,29 +227,14 @@ public final class QueueEngine {
     return isDraining;
   }
 
-  /** The session of a connection, or null once it is closed. */
-  public Session session(Object connectionKey) {
-    return sessions.get(connectionKey);
-  }
-
-  public long nowNanos() {
-    return clock.nanos();
+  /** A connection over maxConnections was closed by its front. */
+  public void connectionRefused() {
+    sessions.countRefusedConnection();
   }
 
   /**
-   * The job store's memory to the byte: the off-heap pages of job records and bodies, the id index
-   * and the heaps' arrays, slack included.
-   */
-  public long jobStoreBytes() {
-    return table.reservedBytes();
-  }
-
-  /** The share of the job store's limit that maxMemory is unless configured. */
-  public static final double DEFAULT_MAX_MEMORY_SHARE = 0.9;
-
-  /**
-   * maxMemory: puts (and new tubes and watches) answer OUT_OF_MEMORY once what the queue holds
-   * would pass {@code maxBytes}; 0 means {@link #DEFAULT_MAX_MEMORY_SHARE} of the job store's limit.
+   * maxMemory: puts (and new tubes, watches and sessions) answer OUT_OF_MEMORY once what the queue
+   * holds would pass {@code maxBytes}; 0 means {@link #DEFAULT_MAX_MEMORY_SHARE} of the store's limit.
    *
    * @throws IllegalArgumentException when {@code maxBytes} is more than the job store can hold
    */
@@ -301,23 +248,14 @@ public final class QueueEngine {
     memory.limit(maxBytes > 0 ? maxBytes : (long) (storeLimit * DEFAULT_MAX_MEMORY_SHARE));
   }
 
-  /** What maxMemory counts: job data as the store holds it, and each tube, watch and session. */
-  public long memoryBytes() {
-    return memory.usedBytes();
+  /** The job store's memory to the byte: pages of records and bodies, the id index, the heaps. */
+  public long jobStoreBytes() {
+    return table.reservedBytes();
   }
 
-  public long maxMemoryBytes() {
-    return memory.maxBytes();
-  }
-
-  /** A connection over maxConnections was closed by its front. */
-  public void connectionRejected() {
-    sessions.rejectedConnections++;
-  }
-
-  /** Counts and counters for metrics and the admin page, in O(tubes). */
-  public EngineSnapshot snapshot(long epochMillis) {
-    return Snapshots.take(this, epochMillis);
+  /** Counts and counters for metrics and the admin page, in O(tubes), taken on the engine's clock. */
+  public EngineSnapshot snapshot() {
+    return stats.snapshot();
   }
 
   /** Gives memory the job store no longer needs back to the system; call about once a second. */
@@ -332,67 +270,33 @@ public final class QueueEngine {
     table.close();
   }
 
-  // ---------------------------------------------------------------- used by the command handlers
+  // ---------------------------------------------------------------- inside
 
-  void count(Counter c) {
-    counters[c.ordinal()]++;
-  }
-
-  /** The running command stops here and continues on a later event-loop turn. */
-  void requestYield() {
-    turns.requestYield();
-  }
-
-  /** Hands ready jobs to blocked reservers: the best job among their tubes goes to the first waiter. */
-  void processQueue(long now) {
-    while (true) {
-      int best = JobTable.NONE;
-      for (Tube t : sessions.tubesWithWaiters()) {
-        int j = t.ready.peek();
-        if (j != JobTable.NONE && !t.isPaused(now) && (best == JobTable.NONE || table.isBefore(j, best))) {
-          best = j;
-        }
-      }
-      if (best == JobTable.NONE) {
-        return;
-      }
-      Session s = jobs.tubeOf(best).waiting.iterator().next();
+  /** Ends {@code s}: its reserved jobs go back to ready, its tubes are let go, its front is told. */
+  private void closeSession(Session s) {
+    if (s.isClosed()) {
+      return;
+    }
+    s.close();
+    s.dropQueued();
+    if (s.isWaiting()) {
       sessions.unpark(s);
-      reply(s, jobs.reserve(s, best, now));
-      turns.wake(s);
     }
-  }
-
-  // ---------------------------------------------------------------- running commands
-
-  /** protocol.txt: a job that becomes ready goes straight to a blocked reserver, if any. */
-  private void readied(Tube t, long now) {
-    if (!t.waiting.isEmpty() && !t.isPaused(now)) {
-      processQueue(now);
+    long now = clock.nanos();
+    for (int j = s.reserved().first(); j != JobTable.NONE; j = s.reserved().first()) {
+      jobs.returnToReady(j, now);
     }
+    if (s.isInScope()) {
+      s.leaveScope();
+    }
+    tubes.leaveAll(s);
+    sessions.remove(s);
+    replies.markDirty(s);
   }
 
   private void runAndFlush() {
     turns.runAll();
     hasCompactionBacklog = compaction.migrateSome(clock.nanos());
-    replies.flush(jobs.lastSequence);
-  }
-
-  /** EVENTBUS.md: a session costs nothing once it holds no job and awaits nothing. */
-  private void retireIfDone(Session s) {
-    if (!s.isClosed && s.isDone()) {
-      s.isClosed = true;
-      sessions.remove(s);
-    }
-  }
-
-  private void reply(Session s, Reply r) {
-    replies.add(s, r);
-  }
-
-  private void wake(Session s, Reply r) {
-    sessions.unpark(s);
-    reply(s, r);
-    turns.wake(s);
+    replies.flush(jobs.lastSequence());
   }
 }

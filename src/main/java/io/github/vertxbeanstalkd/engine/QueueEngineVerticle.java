@@ -1,12 +1,15 @@
 package io.github.vertxbeanstalkd.engine;
 
-import io.github.vertxbeanstalkd.bus.EngineSnapshot;
-import io.github.vertxbeanstalkd.bus.ClientRef;
 import io.github.vertxbeanstalkd.bus.EngineAddress;
+import io.github.vertxbeanstalkd.bus.EngineInput;
+import io.github.vertxbeanstalkd.bus.EngineObserver;
+import io.github.vertxbeanstalkd.bus.EngineSnapshot;
+import io.github.vertxbeanstalkd.bus.Scope;
+import io.github.vertxbeanstalkd.bus.SessionKey;
+import io.github.vertxbeanstalkd.protocol.Command;
 import io.github.vertxbeanstalkd.bus.EngineReplies;
 import io.github.vertxbeanstalkd.bus.EngineReply;
 import io.github.vertxbeanstalkd.bus.EngineRequest;
-import io.github.vertxbeanstalkd.protocol.Reply;
 import io.github.vertxbeanstalkd.persistence.Binlog;
 import io.github.vertxbeanstalkd.persistence.BinlogConfig;
 import io.github.vertxbeanstalkd.persistence.BinlogListener;
@@ -39,6 +42,8 @@ public final class QueueEngineVerticle extends VerticleBase {
   private final long maxJobSizeBytes;
   private final BinlogConfig binlogConfig;
   private final EngineObserver observer;
+  private final Clock clock;
+  private final EngineInput input = new Input();
   private long maxMemoryBytes;
   private Binlog binlog;
   private QueueEngine engine;
@@ -48,7 +53,7 @@ public final class QueueEngineVerticle extends VerticleBase {
   private long trimTimerId = -1;
   private long timerDeadlineNanos = Long.MAX_VALUE;
   private boolean isResumeScheduled;
-  /** Replies produced during the current turn, per transport reply address. */
+  /** Replies produced during the current turn, per front's reply address. */
   private final Map<String, List<EngineReply>> outgoing = new LinkedHashMap<>();
 
   public QueueEngineVerticle(EngineAddress address, ServerInfo info, long maxJobSizeBytes,
@@ -58,6 +63,13 @@ public final class QueueEngineVerticle extends VerticleBase {
 
   public QueueEngineVerticle(EngineAddress address, ServerInfo info, long maxJobSizeBytes,
       BinlogConfig binlogConfig, EngineObserver observer) {
+    this(address, info, maxJobSizeBytes, binlogConfig, observer, Clock.system());
+  }
+
+  /** @param clock the engine's only clock: timers, TTRs, delays and the snapshots' time */
+  public QueueEngineVerticle(EngineAddress address, ServerInfo info, long maxJobSizeBytes,
+      BinlogConfig binlogConfig, EngineObserver observer, Clock clock) {
+    this.clock = clock;
     this.address = address;
     this.info = info;
     this.maxJobSizeBytes = maxJobSizeBytes;
@@ -89,7 +101,7 @@ public final class QueueEngineVerticle extends VerticleBase {
             : Binlog.inMemory(binlogConfig))
         .compose(opened -> {
           binlog = opened;
-          engine = new QueueEngine(Clock.system(), new Sink(), info, maxJobSizeBytes, binlog);
+          engine = new QueueEngine(clock, this::collect, info, maxJobSizeBytes, binlog);
           engine.limitMemory(maxMemoryBytes);
           consumer = bus.localConsumer(address.requests(), msg -> {
             if (msg.body() instanceof EngineRequest.Snapshot) {
@@ -135,7 +147,7 @@ public final class QueueEngineVerticle extends VerticleBase {
   }
 
   private EngineSnapshot publishSnapshot() {
-    EngineSnapshot snapshot = engine.snapshot(System.currentTimeMillis());
+    EngineSnapshot snapshot = engine.snapshot();
     observer.published(snapshot);
     return snapshot;
   }
@@ -175,84 +187,71 @@ public final class QueueEngineVerticle extends VerticleBase {
     afterWork();
   }
 
+  /** Runs one request; one that fails fails alone, answered if it awaits an answer. */
   private void apply(EngineRequest request) {
     try {
-      if (request instanceof EngineRequest.Submit submit) {
-        Session s = engine.session(submit.connection());
-        if (s != null) {
-          engine.submit(s, submit.commands());
-        }
-      } else if (request instanceof EngineRequest.PutLineArrived put) {
-        Session s = engine.session(put.connection());
-        if (s != null) {
-          engine.putLineArrived(s, put.isTooBig());
-        }
-      } else if (request instanceof EngineRequest.BusCall call) {
-        engine.call(call.session(), call.nodeId(),
-            new BusStep(call.tube(), call.watchTubes(), call.command(), call.keepsPriority()));
-      } else if (request instanceof EngineRequest.EndSession end) {
-        engine.endSession(end.session());
-      } else if (request instanceof EngineRequest.NodeLeft left) {
-        log.info("cluster node {} left: its event-bus sessions end and their jobs return to ready", left.nodeId());
-        engine.nodeLeft(left.nodeId());
-      } else if (request instanceof EngineRequest.Open open) {
-        engine.open(open.connection());
-      } else if (request instanceof EngineRequest.InputEnded ended) {
-        Session s = engine.session(ended.connection());
-        if (s != null) {
-          engine.endInput(s);
-        }
-      } else if (request instanceof EngineRequest.Close close) {
-        Session s = engine.session(close.connection());
-        if (s != null) {
-          engine.close(s);
-        }
-      } else if (request instanceof EngineRequest.ConnectionRejected) {
-        engine.connectionRejected();
-      } else if (request instanceof EngineRequest.Snapshot) {
-        publishSnapshot();
-      } else if (request instanceof EngineRequest.Drain drain) {
-        if (drain.isDraining() != engine.isDraining()) {
-          log.warn(drain.isDraining() ? "entering drain mode: puts are refused from now on"
-              : "leaving drain mode: puts are accepted again");
-        }
-        engine.setDraining(drain.isDraining());
-      }
+      request.applyTo(input);
     } catch (RuntimeException bug) {
-      log.error("engine failed on {}", request.getClass().getSimpleName(), bug);
       // STYLE.md: protocol outcomes are replies; an exception is a bug, answered INTERNAL_ERROR.
-      if (request instanceof EngineRequest.Submit submit) {
-        outgoing(submit.connection().replyAddress())
-            .add(new EngineReply(submit.connection(), List.of(Reply.Word.INTERNAL_ERROR), true));
-      } else if (request instanceof EngineRequest.PutLineArrived put) {
-        Session s = engine.session(put.connection());
-        if (s != null) {
-          engine.putLineArrived(s, put.isTooBig());
-        }
-      } else if (request instanceof EngineRequest.BusCall call) {
-        outgoing(call.session().replyAddress())
-            .add(new EngineReply(call.session(), List.of(Reply.Word.INTERNAL_ERROR), true));
+      log.error("engine failed on {}", request.getClass().getSimpleName(), bug);
+      try {
+        request.failIn(input);
+      } catch (RuntimeException alsoFailed) {
+        log.error("engine could not answer the failed {}", request.getClass().getSimpleName(), alsoFailed);
       }
+    }
+  }
+
+  /** The engine as its fronts see it. */
+  private final class Input implements EngineInput {
+    @Override
+    public void open(SessionKey key, boolean isConnection) {
+      engine.open(key, isConnection);
+    }
+
+    @Override
+    public void submit(SessionKey key, List<Command> commands, Scope scope) {
+      engine.submit(key, commands, scope);
+    }
+
+    @Override
+    public void endInput(SessionKey key) {
+      engine.endInput(key);
+    }
+
+    @Override
+    public void close(SessionKey key) {
+      engine.close(key);
+    }
+
+    @Override
+    public void connectionRefused() {
+      engine.connectionRefused();
+    }
+
+    @Override
+    public void drain(boolean isDraining) {
+      if (isDraining != engine.isDraining()) {
+        log.warn(isDraining ? "entering drain mode: puts are refused from now on"
+            : "leaving drain mode: puts are accepted again");
+      }
+      engine.setDraining(isDraining);
+    }
+
+    @Override
+    public EngineSnapshot snapshot() {
+      return publishSnapshot();
+    }
+
+    @Override
+    public void failed(SessionKey key, int commands) {
+      engine.failed(key, commands);
     }
   }
 
   /** Collects the engine's replies per front, to be sent at the end of the turn. */
-  private final class Sink implements ReplySink {
-    @Override
-    public void deliver(Session s, List<Reply> replies, boolean isComplete) {
-      ClientRef ref = (ClientRef) s.key();
-      outgoing(ref.replyAddress()).add(new EngineReply(ref, replies, isComplete));
-    }
-
-    @Override
-    public void ended(Session s) {
-      ClientRef ref = (ClientRef) s.key();
-      outgoing(ref.replyAddress()).add(new EngineReply(ref, List.of(), true, true));
-    }
-  }
-
-  private List<EngineReply> outgoing(String replyAddress) {
-    return outgoing.computeIfAbsent(replyAddress, a -> new ArrayList<>());
+  private void collect(EngineReply reply) {
+    outgoing.computeIfAbsent(reply.key().front(), a -> new ArrayList<>()).add(reply);
   }
 
   /** Sends what this turn produced: one message per transport, however many connections. */

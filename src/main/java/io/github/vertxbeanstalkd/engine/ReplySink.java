@@ -1,13 +1,9 @@
 package io.github.vertxbeanstalkd.engine;
 
-import io.github.vertxbeanstalkd.protocol.Reply;
-import java.util.List;
+import io.github.vertxbeanstalkd.bus.EngineReply;
 
-/** Where the engine hands finished replies; {@code isComplete} says no submitted command is left. */
+/** Where the engine hands finished replies and notices, session by session, in order. */
 @FunctionalInterface
 public interface ReplySink {
-  void deliver(Session session, List<Reply> replies, boolean isComplete);
-
-  /** An event-bus session was ended; everything it was owed has been delivered before this. */
-  default void ended(Session session) {}
+  void deliver(EngineReply reply);
 }

@@ -1,91 +1,233 @@
 package io.github.vertxbeanstalkd.engine;
 
+import io.github.vertxbeanstalkd.bus.Scope;
+import io.github.vertxbeanstalkd.bus.SessionKey;
+import io.github.vertxbeanstalkd.protocol.Command;
 import io.github.vertxbeanstalkd.protocol.Reply;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The engine's view of one client, a TCP connection or an event-bus session: used tube, watch
- * list, reserved jobs, a reserve it may be blocked in, the commands queued behind that reserve,
- * and replies not yet delivered.
+ * The engine's view of one client: used tube, watch list, reserved jobs, a reserve it may be
+ * blocked in, the commands queued behind that reserve, and replies not yet delivered. Which front
+ * it came through, and what it stands for there, the engine does not know.
  */
-public final class Session {
+final class Session {
   /** protocol.txt: the safety margin before a reserved job's deadline. */
   static final long SAFETY_MARGIN_NANOS = Clock.SECOND_NANOS;
 
-  final Object key;
-  /** An event-bus session: created by its first request, gone once it holds and awaits nothing. */
-  final boolean isBusSession;
-  /** The cluster node an event-bus session's requests came from, or null. */
-  String nodeId;
-  /** The tube put, peek and kick act on; null for an event-bus session between its commands. */
-  Tube used;
-  /** Watch list, in the reference's order (removal moves the last entry into the hole). */
-  final ArrayList<Tube> watched = new ArrayList<>(2);
-
-  boolean isWatching(String tube) {
-    for (Tube t : watched) {
-      if (t.name.equals(tube)) {
-        return true;
-      }
-    }
-    return false;
-  }
-  final JobList reserved;
+  final SessionKey key;
+  /** Counted in stats as a connection; otherwise it holds tubes only while a scoped command runs. */
+  final boolean isConnection;
   /** This session's number in the job records (who holds a job); NONE for a detached session. */
-  int index = JobTable.NONE;
-  boolean isProducer;
-  boolean isWorker;
+  final int index;
+  private final JobList reserved;
+  /** The tube put, peek and kick act on; null for a session that uses none. */
+  private Tube used;
+  /** Watch list, in the reference's order (removal moves the last entry into the hole). */
+  private final ArrayList<Tube> watched = new ArrayList<>(2);
+  private boolean isProducer;
+  private boolean isWorker;
   /** The id taken when a put's line arrived ahead of its body (BEHAVIOURS.md 4), or 0. */
-  long announcedPutId;
+  private long announcedPutId;
   /** A put's line over max-job-size arrived ahead of its body, and was counted then. */
-  boolean isTooBigAnnounced;
+  private boolean isTooBigAnnounced;
 
-  /** Set while blocked in a reserve. */
-  boolean isWaiting;
+  private boolean isWaiting;
   /** When a blocked reserve times out; Long.MAX_VALUE for plain reserve. */
-  long waitTimeoutNanos;
+  private long waitTimeoutNanos;
   /** When the engine must look at this waiting session again (timeout or DEADLINE_SOON margin). */
   long wakeNanos;
   int wakeHeapPosition = -1;
 
-  /** Commands, {@link BusStep}s, {@link PutAnnouncement}s or a {@link KickProgress}, waiting their turn. */
-  final ArrayDeque<Object> queued = new ArrayDeque<>();
-  List<Reply> outbox = new ArrayList<>(4);
-  boolean isDirty;
-  boolean isClosed;
-  /** An event-bus session that was ended: its last replies go out with an end notice. */
-  boolean isEnded;
-  /** Set while this session's replies wait for the binlog to reach {@link #awaitedSequence}. */
-  boolean isAwaitingDurable;
-  long awaitedSequence;
+  /** Commands waiting their turn, each with the scope it runs in. */
+  private final ArrayDeque<Command> queued = new ArrayDeque<>();
+  private final ArrayDeque<Scope> scopes = new ArrayDeque<>();
+  /** A kick too large for one turn, continued before anything queued. */
+  private KickProgress pendingKick;
+  /**
+   * The names of what the session used and watched before the scoped command that runs now: names,
+   * since a tube nothing refers to meanwhile is gone and comes back new.
+   */
+  private String usedBeforeScope;
+  private List<String> watchedBeforeScope;
+  private boolean isInScope;
 
-  Session(Object key, boolean isBusSession, JobTable table) {
+  private List<Reply> outbox = new ArrayList<>(4);
+  /** Bookkeeping of {@link DurableReplies}: has something to send this turn; waits for the binlog. */
+  private boolean isDirty;
+  private boolean owesNotice;
+  private boolean isAwaitingDurable;
+  private long awaitedSequence;
+  private boolean isClosed;
+  /** Closed and still owed its end notice. */
+  private boolean isEnded;
+  /** Every command is answered with OUT_OF_MEMORY: maxMemory refused this session at its opening. */
+  private final boolean isRefused;
+
+  Session(SessionKey key, boolean isConnection, int index, JobTable table, boolean isRefused) {
     this.key = key;
-    this.isBusSession = isBusSession;
+    this.isConnection = isConnection;
+    this.index = index;
     this.reserved = new JobList(table);
+    this.isRefused = isRefused;
   }
 
-  /** The transport's immutable name for the connection; it also routes the replies back. */
-  public Object key() {
-    return key;
+  // ---------------------------------------------------------------- tubes (changed through Tubes)
+
+  Tube used() {
+    return used;
   }
 
-  /** True when every submitted command has been answered. */
-  public boolean isIdle() {
-    return !isWaiting && queued.isEmpty();
+  /** Makes {@code t} the used tube and returns the one it replaces. */
+  Tube use(Tube t) {
+    Tube old = used;
+    used = t;
+    return old;
   }
 
-  /** An event-bus session that may be forgotten: nothing reserved, queued, waiting or undelivered. */
-  boolean isDone() {
-    return isBusSession && isIdle() && reserved.isEmpty() && outbox.isEmpty() && !isAwaitingDurable;
+  List<Tube> watched() {
+    return watched;
+  }
+
+  boolean isWatching(Tube t) {
+    return watched.contains(t);
+  }
+
+  /** The position of the watched tube of that name, or -1. */
+  int watchPosition(String tube) {
+    int at = -1;
+    for (int i = 0; i < watched.size(); i++) {
+      if (watched.get(i).name.equals(tube)) {
+        at = i;
+      }
+    }
+    return at;
+  }
+
+  void addWatch(Tube t) {
+    watched.add(t);
+  }
+
+  /** BEHAVIOURS.md 9: removes the entry at {@code at}, the last entry moving into the hole. */
+  Tube removeWatchAt(int at) {
+    Tube t = watched.get(at);
+    Tube last = watched.remove(watched.size() - 1);
+    if (last != t) {
+      watched.set(at, last);
+    }
+    return t;
+  }
+
+  /** Empties the watch list and returns what it held. */
+  List<Tube> clearWatches() {
+    List<Tube> old = new ArrayList<>(watched);
+    watched.clear();
+    return old;
+  }
+
+  // ---------------------------------------------------------------- scope of the running command
+
+  /** Remembers what the session uses and watches, before a scoped command changes it. */
+  void enterScope() {
+    isInScope = true;
+    usedBeforeScope = used == null ? null : used.name;
+    watchedBeforeScope = new ArrayList<>(watched.size());
+    for (Tube t : watched) {
+      watchedBeforeScope.add(t.name);
+    }
+  }
+
+  boolean isInScope() {
+    return isInScope;
+  }
+
+  String usedBeforeScope() {
+    return usedBeforeScope;
+  }
+
+  List<String> watchedBeforeScope() {
+    return watchedBeforeScope;
+  }
+
+  void leaveScope() {
+    isInScope = false;
+    usedBeforeScope = null;
+    watchedBeforeScope = null;
+  }
+
+  // ---------------------------------------------------------------- jobs
+
+  JobList reserved() {
+    return reserved;
+  }
+
+  boolean holdsJobs() {
+    return !reserved.isEmpty();
   }
 
   /** This session's reserved job with that id, or {@link JobTable#NONE}. */
   int reservedJob(JobTable table, long id) {
     int j = table.find(id);
     return j != JobTable.NONE && table.reservedBy(j) == index ? j : JobTable.NONE;
+  }
+
+  void markProducer() {
+    isProducer = true;
+  }
+
+  void markWorker() {
+    isWorker = true;
+  }
+
+  boolean isProducer() {
+    return isProducer;
+  }
+
+  boolean isWorker() {
+    return isWorker;
+  }
+
+  /** BEHAVIOURS.md 4: the id a put took when its line arrived. */
+  void announcePut(long id) {
+    announcedPutId = id;
+  }
+
+  /** The announced id, forgotten on the way, or 0 when none was announced. */
+  long takeAnnouncedPut() {
+    long id = announcedPutId;
+    announcedPutId = 0;
+    return id;
+  }
+
+  void announceTooBig() {
+    isTooBigAnnounced = true;
+  }
+
+  boolean takeTooBigAnnounced() {
+    boolean was = isTooBigAnnounced;
+    isTooBigAnnounced = false;
+    return was;
+  }
+
+  // ---------------------------------------------------------------- waiting in a reserve
+
+  boolean isWaiting() {
+    return isWaiting;
+  }
+
+  void park(long timeoutNanos) {
+    isWaiting = true;
+    waitTimeoutNanos = timeoutNanos;
+  }
+
+  void unpark() {
+    isWaiting = false;
+  }
+
+  boolean hasTimedOut(long nowNanos) {
+    return waitTimeoutNanos <= nowNanos;
   }
 
   /** protocol.txt: inside the last second of a reserved job's TTR. */
@@ -101,12 +243,137 @@ public final class Session {
     return Math.min(waitTimeoutNanos, margin);
   }
 
-  /** The earliest TTR deadline among this session's reserved jobs, or Long.MAX_VALUE. */
-  long soonestDeadlineNanos(JobTable table) {
+  private long soonestDeadlineNanos(JobTable table) {
     long soonest = Long.MAX_VALUE;
     for (int j = reserved.first(); j != JobTable.NONE; j = reserved.after(j)) {
       soonest = Math.min(soonest, table.deadlineNanos(j));
     }
     return soonest;
+  }
+
+  // ---------------------------------------------------------------- queued commands
+
+  void enqueue(List<Command> commands, Scope scope) {
+    for (Command c : commands) {
+      queued.add(c);
+      scopes.add(scope);
+    }
+  }
+
+  /** The next command, or null; {@link #nextScope()} gives the scope it was submitted with. */
+  Command pollCommand() {
+    return queued.poll();
+  }
+
+  Scope nextScope() {
+    return scopes.poll();
+  }
+
+  void continueKick(KickProgress progress) {
+    pendingKick = progress;
+  }
+
+  boolean hasPendingKick() {
+    return pendingKick != null;
+  }
+
+  KickProgress takePendingKick() {
+    KickProgress k = pendingKick;
+    pendingKick = null;
+    return k;
+  }
+
+  /** Drops every command not yet run. */
+  void dropQueued() {
+    queued.clear();
+    scopes.clear();
+    pendingKick = null;
+  }
+
+  /** True when every submitted command has been answered. */
+  boolean isIdle() {
+    return !isWaiting && queued.isEmpty() && pendingKick == null;
+  }
+
+  // ---------------------------------------------------------------- replies and life
+
+  void addReply(Reply r) {
+    outbox.add(r);
+  }
+
+  boolean hasReplies() {
+    return !outbox.isEmpty();
+  }
+
+  List<Reply> takeReplies() {
+    List<Reply> r = outbox;
+    outbox = new ArrayList<>(4);
+    return r;
+  }
+
+  /** Every reply waiting to leave becomes INTERNAL_ERROR, one for one, so the client stays in step. */
+  void failReplies() {
+    outbox.replaceAll(r -> Reply.Word.INTERNAL_ERROR);
+  }
+
+  /** True when it was not yet marked this turn. */
+  boolean markDirty() {
+    boolean was = isDirty;
+    isDirty = true;
+    return !was;
+  }
+
+  void clearDirty() {
+    isDirty = false;
+  }
+
+  /** Its front must hear how it stands even without a reply (its last job was taken back). */
+  void oweNotice() {
+    owesNotice = true;
+  }
+
+  boolean takeNotice() {
+    boolean was = owesNotice;
+    owesNotice = false;
+    return was;
+  }
+
+  boolean isAwaitingDurable() {
+    return isAwaitingDurable;
+  }
+
+  void awaitDurable(long sequence) {
+    isAwaitingDurable = true;
+    awaitedSequence = sequence;
+  }
+
+  /** Its replies may leave once the binlog is durable up to {@code sequence}. */
+  boolean isDurableAt(long sequence) {
+    return awaitedSequence <= sequence;
+  }
+
+  void durableReached() {
+    isAwaitingDurable = false;
+  }
+
+  boolean isRefused() {
+    return isRefused;
+  }
+
+  boolean isClosed() {
+    return isClosed;
+  }
+
+  /** Closed: it runs nothing more, and owes its front an end notice. */
+  void close() {
+    isClosed = true;
+    isEnded = true;
+  }
+
+  /** True once, when the end notice is due. */
+  boolean takeEnded() {
+    boolean was = isEnded;
+    isEnded = false;
+    return was;
   }
 }

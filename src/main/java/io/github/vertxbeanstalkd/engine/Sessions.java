@@ -1,17 +1,18 @@
 package io.github.vertxbeanstalkd.engine;
 
+import io.github.vertxbeanstalkd.bus.SessionKey;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
 /**
- * Every client's session (connections and event-bus sessions), the ones blocked in a reserve, and
- * when each must be woken. Only TCP connections count as connections in stats.
+ * Every open session, the ones blocked in a reserve, and when each must be woken. Only sessions
+ * opened as connections count as connections in stats.
  */
 final class Sessions {
   private final JobTable table;
-  private final HashMap<Object, Session> byId = new HashMap<>();
+  private final HashMap<SessionKey, Session> byKey = new HashMap<>();
   /** Open sessions by {@link Session#index}, the number job records name their holder by. */
   private final Roster<Session> byIndex = new Roster<>();
   private final LinkedHashSet<Tube> tubesWithWaiters = new LinkedHashSet<>();
@@ -23,31 +24,31 @@ final class Sessions {
   private int waitingCount;
   private long totalConnections;
   /** Connections closed at once because maxConnections were open. */
-  long rejectedConnections;
+  private long refusedConnections;
   private int connectionCount;
 
   Sessions(JobTable table) {
     this.table = table;
   }
 
-  Session open(Object key, boolean isBusSession) {
-    Session s = new Session(key, isBusSession, table);
-    Session old = byId.put(key, s);
-    if (old != null) {
-      byId.put(key, old);
-      throw new IllegalStateException("connection " + key + " is already open");
+  /** A new session; a refused one answers every command with OUT_OF_MEMORY until it is closed. */
+  Session open(SessionKey key, boolean isConnection, boolean isRefused) {
+    if (byKey.containsKey(key)) {
+      throw new IllegalStateException("session " + key + " is already open");
     }
-    s.index = byIndex.take();
-    byIndex.set(s.index, s);
-    if (!isBusSession) {
+    int index = byIndex.take();
+    Session s = new Session(key, isConnection, index, table, isRefused);
+    byKey.put(key, s);
+    byIndex.set(index, s);
+    if (isConnection) {
       totalConnections++;
       connectionCount++;
     }
     return s;
   }
 
-  Session get(Object key) {
-    return byId.get(key);
+  Session get(SessionKey key) {
+    return byKey.get(key);
   }
 
   /** The open session with that number (a job's holder). */
@@ -55,31 +56,30 @@ final class Sessions {
     return byIndex.at(index);
   }
 
-  /** A session that is not open: it only carries an end notice back to its sender. */
-  Session detached(Object key) {
-    Session s = new Session(key, true, table);
-    s.isClosed = true;
+  /** A session that is not open: it only carries replies and an end notice back to its front. */
+  Session detached(SessionKey key) {
+    Session s = new Session(key, false, JobTable.NONE, table, false);
+    s.close();
     return s;
   }
 
   void remove(Session s) {
-    if (byId.remove(s.key) == null) {
+    if (byKey.remove(s.key) == null) {
       return;
     }
-    if (!s.isBusSession) {
+    if (s.isConnection) {
       connectionCount--;
     }
     byIndex.give(s.index);
   }
 
-
   Collection<Session> all() {
-    return byId.values();
+    return byKey.values();
   }
 
-  /** Open sessions: connections and event-bus sessions. */
+  /** Open sessions, connections or not. */
   int count() {
-    return byId.size();
+    return byKey.size();
   }
 
   int connectionCount() {
@@ -88,6 +88,14 @@ final class Sessions {
 
   long totalConnections() {
     return totalConnections;
+  }
+
+  void countRefusedConnection() {
+    refusedConnections++;
+  }
+
+  long refusedConnections() {
+    return refusedConnections;
   }
 
   int waitingCount() {
@@ -99,20 +107,18 @@ final class Sessions {
   }
 
   void park(Session s, long timeoutNanos) {
-    s.isWaiting = true;
-    s.waitTimeoutNanos = timeoutNanos;
-    for (Tube t : s.watched) {
-      t.waiting.add(s);
+    s.park(timeoutNanos);
+    for (Tube t : s.watched()) {
+      t.addWaiter(s);
       tubesWithWaiters.add(t);
     }
     waitingCount++;
   }
 
   void unpark(Session s) {
-    s.isWaiting = false;
-    for (Tube t : s.watched) {
-      t.waiting.remove(s);
-      if (t.waiting.isEmpty()) {
+    s.unpark();
+    for (Tube t : s.watched()) {
+      if (t.removeWaiter(s)) {
         tubesWithWaiters.remove(t);
       }
     }

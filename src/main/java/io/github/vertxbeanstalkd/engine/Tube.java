@@ -1,6 +1,7 @@
 package io.github.vertxbeanstalkd.engine;
 
 import io.github.vertxbeanstalkd.store.SlotHeap;
+import java.util.Iterator;
 import java.util.LinkedHashSet;
 
 /** A named queue: its ready heap, delayed heap, buried FIFO, waiting reservers, pause and counters. */
@@ -8,33 +9,35 @@ final class Tube {
   final String name;
   /** This tube's number in the job records; reused once the tube is gone. */
   final int index;
-  final SlotHeap ready;
-  final SlotHeap delayed;
-  final JobList buried;
+  private final JobTable table;
+  private final SlotHeap ready;
+  private final SlotHeap delayed;
+  private final JobList buried;
   /**
    * The ready jobs in the order they became ready, each stamped with that time (in its deadline
    * field, unused while ready): the first one's wait is the tube's oldest-ready age, read in O(1).
    */
-  final JobList readyOrder;
+  private final JobList readyOrder;
   /** Sessions blocked in a reserve that watch this tube, roughly first come first served. */
-  final LinkedHashSet<Session> waiting = new LinkedHashSet<>();
+  private final LinkedHashSet<Session> waiting = new LinkedHashSet<>();
 
-  int reservedCount;
-  int urgentReadyCount;
-  long totalJobs;
-  int usingCount;
-  int watchingCount;
-  long deleteCount;
-  long pauseCount;
+  private int reservedCount;
+  private int urgentReadyCount;
+  private long totalJobs;
+  private int usingCount;
+  private int watchingCount;
+  private long deleteCount;
+  private long pauseCount;
   /** The pause asked for, in seconds, and when it ends; 0 when the tube is not paused. */
-  long pauseSeconds;
-  long pauseEndNanos;
+  private long pauseSeconds;
+  private long pauseEndNanos;
   /** Position in the engine's list of tubes (list-tubes order). */
-  int listPosition;
+  private int listPosition;
 
   Tube(String name, int index, JobTable table) {
     this.name = name;
     this.index = index;
+    this.table = table;
     this.ready = new SlotHeap(table.memory()) {
       protected boolean less(int a, int b) { return table.isBefore(a, b); }
       protected int positionOf(int j) { return table.tubeHeapPosition(j); }
@@ -55,6 +58,190 @@ final class Tube {
     delayed.close();
   }
 
+  // ---------------------------------------------------------------- jobs
+
+  /** A job was stored in this tube. */
+  void countJob() {
+    totalJobs++;
+  }
+
+  /** {@code j} became ready at {@code nowNanos}, the time its deadline field keeps while ready. */
+  void addReady(int j, long nowNanos) {
+    table.setDeadlineNanos(j, nowNanos);
+    ready.add(j);
+    readyOrder.addLast(j);
+    if (table.isUrgent(j)) {
+      urgentReadyCount++;
+    }
+  }
+
+  void removeReady(int j) {
+    ready.remove(j);
+    readyOrder.remove(j);
+    if (table.isUrgent(j)) {
+      urgentReadyCount--;
+    }
+  }
+
+  void addDelayed(int j) {
+    delayed.add(j);
+  }
+
+  void removeDelayed(int j) {
+    delayed.remove(j);
+  }
+
+  void addBuried(int j) {
+    buried.addLast(j);
+  }
+
+  void removeBuried(int j) {
+    buried.remove(j);
+  }
+
+  void addReserved() {
+    reservedCount++;
+  }
+
+  void removeReserved() {
+    reservedCount--;
+  }
+
+  void countDelete() {
+    deleteCount++;
+  }
+
+  /** The best ready job, or {@link JobTable#NONE}. */
+  int bestReady() {
+    return ready.peek();
+  }
+
+  /** The delayed job due first, or {@link JobTable#NONE}. */
+  int firstDelayed() {
+    return delayed.peek();
+  }
+
+  /** The job buried first, or {@link JobTable#NONE}. */
+  int firstBuried() {
+    return buried.first();
+  }
+
+  /** The ready job that has waited longest, or {@link JobTable#NONE}. */
+  int oldestReady() {
+    return readyOrder.first();
+  }
+
+  boolean hasBuried() {
+    return !buried.isEmpty();
+  }
+
+  boolean hasDelayed() {
+    return !delayed.isEmpty();
+  }
+
+  int readyCount() {
+    return ready.size();
+  }
+
+  int urgentCount() {
+    return urgentReadyCount;
+  }
+
+  int reservedCount() {
+    return reservedCount;
+  }
+
+  int delayedCount() {
+    return delayed.size();
+  }
+
+  int buriedCount() {
+    return buried.size();
+  }
+
+  long totalJobs() {
+    return totalJobs;
+  }
+
+  long deleteCount() {
+    return deleteCount;
+  }
+
+  int jobCount() {
+    return ready.size() + delayed.size() + buried.size() + reservedCount;
+  }
+
+  // ---------------------------------------------------------------- sessions
+
+  void addUser() {
+    usingCount++;
+  }
+
+  void removeUser() {
+    usingCount--;
+  }
+
+  void addWatcher() {
+    watchingCount++;
+  }
+
+  void removeWatcher() {
+    watchingCount--;
+  }
+
+  int usingCount() {
+    return usingCount;
+  }
+
+  int watchingCount() {
+    return watchingCount;
+  }
+
+  void addWaiter(Session s) {
+    waiting.add(s);
+  }
+
+  /** True when no session waits here any more. */
+  boolean removeWaiter(Session s) {
+    waiting.remove(s);
+    return waiting.isEmpty();
+  }
+
+  boolean hasWaiters() {
+    return !waiting.isEmpty();
+  }
+
+  int waitingCount() {
+    return waiting.size();
+  }
+
+  /** The session that has waited here longest; there must be one. */
+  Session firstWaiter() {
+    Iterator<Session> it = waiting.iterator();
+    return it.next();
+  }
+
+  /** BEHAVIOURS.md 9: a tube lives while a job, a user or a watcher refers to it. */
+  boolean isReferenced() {
+    return jobCount() > 0 || usingCount > 0 || watchingCount > 0;
+  }
+
+  // ---------------------------------------------------------------- pause
+
+  /** pause-tube: {@code seconds} from now, ending at {@code endNanos}; 0 and 0 end a pause. */
+  void pause(long seconds, long endNanos) {
+    pauseSeconds = seconds;
+    pauseEndNanos = endNanos;
+  }
+
+  void countPause() {
+    pauseCount++;
+  }
+
+  long pauseCount() {
+    return pauseCount;
+  }
+
   boolean isPaused(long nowNanos) {
     return pauseEndNanos > nowNanos;
   }
@@ -63,12 +250,24 @@ final class Tube {
     return pauseEndNanos != 0;
   }
 
-  int jobCount() {
-    return ready.size() + delayed.size() + buried.size() + reservedCount;
+  long pauseSeconds() {
+    return pauseSeconds;
   }
 
-  /** BEHAVIOURS.md 9: a tube lives while a job, a user or a watcher refers to it. */
-  boolean isReferenced() {
-    return jobCount() > 0 || usingCount > 0 || watchingCount > 0;
+  long pauseEndNanos() {
+    return pauseEndNanos;
+  }
+
+  /** Whole seconds of the pause left at {@code nowNanos}; 0 when not paused. */
+  long pauseSecondsLeft(long nowNanos) {
+    return isPaused(nowNanos) ? (pauseEndNanos - nowNanos) / Clock.SECOND_NANOS : 0;
+  }
+
+  int listPosition() {
+    return listPosition;
+  }
+
+  void moveTo(int listPosition) {
+    this.listPosition = listPosition;
   }
 }

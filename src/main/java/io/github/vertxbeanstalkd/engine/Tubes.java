@@ -1,5 +1,6 @@
 package io.github.vertxbeanstalkd.engine;
 
+import io.github.vertxbeanstalkd.bus.Scope;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -62,7 +63,7 @@ final class Tubes {
       t = new Tube(name, byIndex.take(), table);
       byIndex.set(t.index, t);
       byName.put(name, t);
-      t.listPosition = inOrder.size();
+      t.moveTo(inOrder.size());
       inOrder.add(t);
     }
     return t;
@@ -77,8 +78,8 @@ final class Tubes {
     // BEHAVIOURS.md 9: the last entry of list-tubes moves into the hole.
     Tube last = inOrder.remove(inOrder.size() - 1);
     if (last != t) {
-      inOrder.set(t.listPosition, last);
-      last.listPosition = t.listPosition;
+      inOrder.set(t.listPosition(), last);
+      last.moveTo(t.listPosition());
     }
     paused.remove(t);
     byIndex.give(t.index);
@@ -87,39 +88,34 @@ final class Tubes {
 
   /** {@code s} now uses {@code t}, or no tube when null; the tube it leaves may go. */
   void use(Session s, Tube t) {
-    Tube old = s.used;
-    if (old == t) {
+    if (s.used() == t) {
       return;
     }
     if (t != null) {
-      t.usingCount++;
+      t.addUser();
     }
-    s.used = t;
+    Tube old = s.use(t);
     if (old != null) {
-      old.usingCount--;
+      old.removeUser();
       deleteIfUnused(old);
     }
   }
 
   /** Adds {@code t} to the watch list unless it is there; true when added. */
   boolean watch(Session s, Tube t) {
-    if (s.watched.contains(t)) {
+    if (s.isWatching(t)) {
       return false;
     }
-    s.watched.add(t);
-    t.watchingCount++;
+    s.addWatch(t);
+    t.addWatcher();
     watchCount++;
     return true;
   }
 
   /** BEHAVIOURS.md 9: removes the entry at {@code at}; the last entry moves into the hole. */
   void ignore(Session s, int at) {
-    Tube t = s.watched.get(at);
-    Tube last = s.watched.remove(s.watched.size() - 1);
-    if (last != t) {
-      s.watched.set(at, last);
-    }
-    t.watchingCount--;
+    Tube t = s.removeWatchAt(at);
+    t.removeWatcher();
     watchCount--;
     deleteIfUnused(t);
   }
@@ -129,35 +125,63 @@ final class Tubes {
    * before the old ones are let go, so a tube on both lists never disappears in between.
    */
   void watchOnly(Session s, List<String> names) {
-    if (names.isEmpty() && s.watched.isEmpty()) {
+    List<Tube> tubes = new ArrayList<>(names.size());
+    for (String name : names) {
+      tubes.add(getOrCreate(name));
+    }
+    watchOnlyTubes(s, tubes);
+  }
+
+  /** {@link #watchOnly(Session, List)} with tubes that exist. */
+  void watchOnlyTubes(Session s, List<Tube> tubes) {
+    if (tubes.isEmpty() && s.watched().isEmpty()) {
       return;
     }
-    ArrayList<Tube> old = new ArrayList<>(s.watched);
-    s.watched.clear();
-    for (String name : names) {
-      Tube t = getOrCreate(name);
-      if (!s.watched.contains(t)) {
-        s.watched.add(t);
-        t.watchingCount++;
+    List<Tube> old = s.clearWatches();
+    for (Tube t : tubes) {
+      if (!s.isWatching(t)) {
+        s.addWatch(t);
+        t.addWatcher();
         watchCount++;
       }
     }
     for (Tube t : old) {
-      t.watchingCount--;
+      t.removeWatcher();
       watchCount--;
       deleteIfUnused(t);
     }
   }
 
-  /** The session lets go of every tube it uses or watches (it closed, or a bus command ended). */
+  /** The session lets go of every tube it uses or watches: it closed. */
   void leaveAll(Session s) {
     use(s, null);
-    watchOnly(s, List.of());
+    watchOnlyTubes(s, List.of());
+  }
+
+  /**
+   * A scoped command begins: the session uses and watches what {@code scope} names (unchanged where
+   * it names nothing), and has its own tubes back at {@link #leaveScope}.
+   */
+  void enterScope(Session s, Scope scope) {
+    s.enterScope();
+    if (scope.tube() != null) {
+      use(s, getOrCreate(scope.tube()));
+    }
+    if (scope.watchTubes() != null) {
+      watchOnly(s, scope.watchTubes());
+    }
+  }
+
+  void leaveScope(Session s) {
+    String used = s.usedBeforeScope();
+    List<String> watched = s.watchedBeforeScope();
+    s.leaveScope();
+    use(s, used == null ? null : getOrCreate(used));
+    watchOnly(s, watched);
   }
 
   void setPause(Tube t, long seconds, long endNanos) {
-    t.pauseSeconds = seconds;
-    t.pauseEndNanos = endNanos;
+    t.pause(seconds, endNanos);
     if (endNanos == 0) {
       paused.remove(t);
     } else if (!paused.contains(t)) {
@@ -168,7 +192,7 @@ final class Tubes {
   long nextPauseEndNanos() {
     long next = Long.MAX_VALUE;
     for (Tube t : paused) {
-      next = Math.min(next, t.pauseEndNanos);
+      next = Math.min(next, t.pauseEndNanos());
     }
     return next;
   }
@@ -180,7 +204,7 @@ final class Tubes {
     }
     List<Tube> ended = new ArrayList<>();
     for (Tube t : paused) {
-      if (t.pauseEndNanos <= nowNanos) {
+      if (t.pauseEndNanos() <= nowNanos) {
         ended.add(t);
       }
     }

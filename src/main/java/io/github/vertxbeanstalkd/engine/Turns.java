@@ -1,5 +1,6 @@
 package io.github.vertxbeanstalkd.engine;
 
+import io.github.vertxbeanstalkd.bus.Scope;
 import io.github.vertxbeanstalkd.protocol.Command;
 import io.github.vertxbeanstalkd.protocol.Reply;
 import java.util.ArrayDeque;
@@ -18,20 +19,18 @@ final class Turns {
   private final ArrayDeque<Session> yielded = new ArrayDeque<>();
   private final CommandHandlers handlers;
   private final Tubes tubes;
-  private final JobTable table;
   private final BiConsumer<Session, Reply> replies;
   private boolean isYieldRequested;
 
-  Turns(CommandHandlers handlers, Tubes tubes, JobTable table, BiConsumer<Session, Reply> replies) {
+  Turns(CommandHandlers handlers, Tubes tubes, BiConsumer<Session, Reply> replies) {
     this.handlers = handlers;
     this.tubes = tubes;
-    this.table = table;
     this.replies = replies;
   }
 
   /** {@code s} got new commands: it runs this turn unless it waits in a reserve or yielded. */
   void schedule(Session s) {
-    if (!s.isWaiting && !yielded.contains(s)) {
+    if (!s.isWaiting() && !yielded.contains(s)) {
       runnable.add(s);
     }
   }
@@ -63,23 +62,30 @@ final class Turns {
   }
 
   private void run(Session s) {
-    while (!s.isWaiting && !s.isClosed) {
-      Object next = s.queued.poll();
-      if (next == null) {
-        break;
+    while (!s.isWaiting() && !s.isClosed()) {
+      if (s.isInScope() && !s.hasPendingKick()) {
+        // The scoped command before is done, a reserve it waited in included.
+        tubes.leaveScope(s);
+      }
+      KickProgress kick = s.takePendingKick();
+      Command next = kick == null ? s.pollCommand() : null;
+      if (kick == null && next == null) {
+        return;
       }
       Reply r;
       try {
-        if (next instanceof KickProgress kick) {
+        if (kick != null) {
           r = handlers.kick(s, kick);
-        } else if (next instanceof PutAnnouncement put) {
-          r = handlers.putLineArrived(s, put);
         } else {
-          r = (next instanceof BusStep step ? step.prepare(s, tubes, table) : (Command) next).dispatch(handlers, s);
+          Scope scope = s.nextScope();
+          if (!scope.isNone()) {
+            tubes.enterScope(s, scope);
+          }
+          r = s.isRefused() ? Reply.Word.OUT_OF_MEMORY : next.dispatch(handlers, s);
         }
       } catch (RuntimeException bug) {
         // STYLE.md: an exception is a bug; log it and still answer, so the client is never stuck.
-        log.error("command {} failed", next.getClass().getSimpleName(), bug);
+        log.error("command {} failed", next == null ? "kick" : next.getClass().getSimpleName(), bug);
         r = Reply.Word.INTERNAL_ERROR;
       }
       if (r != null) {
@@ -90,10 +96,6 @@ final class Turns {
         yielded.add(s);
         return;
       }
-    }
-    if (s.isBusSession && !s.isWaiting && !s.isClosed) {
-      // An event-bus session holds on to tubes only while a command of its runs or waits.
-      tubes.leaveAll(s);
     }
   }
 }

@@ -1,8 +1,8 @@
 package io.github.vertxbeanstalkd.example;
 
-import io.github.vertxbeanstalkd.api.BeanstalkClient;
-import io.github.vertxbeanstalkd.api.ConsumeOptions;
-import io.github.vertxbeanstalkd.api.JobConsumer;
+import io.github.vertxbeanstalkd.client.BeanstalkClient;
+import io.github.vertxbeanstalkd.client.ConsumeOptions;
+import io.github.vertxbeanstalkd.client.JobConsumer;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;

@@ -1,6 +1,5 @@
 package io.github.vertxbeanstalkd.http;
 
-import io.github.vertxbeanstalkd.api.BusReplies;
 import io.github.vertxbeanstalkd.bus.EngineSnapshot;
 import io.github.vertxbeanstalkd.protocol.Command;
 import io.github.vertxbeanstalkd.protocol.CommandParser;
@@ -53,7 +52,7 @@ final class AdminApi {
       answer(request, engine.snapshot().map(AdminApi::tubes));
     } else if (isGet && parts.length == 1 && parts[0].equals("stats")) {
       answer(request, engine.call(null, new Command.Stats())
-          .map(r -> new JsonObject().put("stats", BusReplies.stats("stats", (Reply.Document) r))));
+          .map(r -> new JsonObject().put("stats", ((Reply.Stats) r).document().toJson())));
     } else if (isGet && parts.length == 4 && parts[0].equals("tubes") && parts[2].equals("peek")) {
       Command.PeekState peek = switch (parts[3]) {
         case "ready" -> Command.PeekState.READY;
@@ -117,8 +116,8 @@ final class AdminApi {
         return Future.succeededFuture(new JsonObject().putNull("job"));
       }
       return engine.call(null, new Command.StatsJob(job.id())).map(stats -> {
-        JsonObject facts = stats instanceof Reply.Document d
-            ? BusReplies.stats("stats-job", d) : new JsonObject().put("id", job.id());
+        JsonObject facts = stats instanceof Reply.Stats d
+            ? d.document().toJson() : new JsonObject().put("id", job.id());
         return new JsonObject().put("job", BodyPreview.of(job.body()).addTo(facts));
       });
     });

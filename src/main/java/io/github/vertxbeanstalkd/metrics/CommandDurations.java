@@ -47,8 +47,9 @@ public final class CommandDurations implements Command.Handler<Void, Timer> {
 
   /** Records that {@code command} was answered {@code nanos} after it arrived. */
   public void record(Command command, long nanos) {
-    if (!timers.isEmpty()) {
-      command.dispatch(this, null).record(nanos, TimeUnit.NANOSECONDS);
+    Timer timer = timers.isEmpty() ? null : command.dispatch(this, null);
+    if (timer != null) {
+      timer.record(nanos, TimeUnit.NANOSECONDS);
     }
   }
 
@@ -56,6 +57,7 @@ public final class CommandDurations implements Command.Handler<Void, Timer> {
     return timers.get(word);
   }
 
+  @Override public Timer putLine(Void c, Command.PutLine cmd) { return null; }
   @Override public Timer put(Void c, Command.Put cmd) { return timer("put"); }
   @Override public Timer jobTooBig(Void c, Command.JobTooBig cmd) { return timer("put"); }
   @Override public Timer use(Void c, Command.Use cmd) { return timer("use"); }

@@ -1,7 +1,7 @@
 package io.github.vertxbeanstalkd.metrics;
 
 import io.github.vertxbeanstalkd.bus.EngineSnapshot;
-import io.github.vertxbeanstalkd.engine.EngineObserver;
+import io.github.vertxbeanstalkd.bus.EngineObserver;
 import io.github.vertxbeanstalkd.protocol.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;

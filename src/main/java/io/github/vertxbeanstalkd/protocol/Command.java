@@ -12,6 +12,7 @@ public sealed interface Command extends ParsedLine {
 
   /** One method per command: the engine implements it, so adding a command is one record here. */
   interface Handler<C, R> {
+    R putLine(C c, PutLine cmd);
     R put(C c, Put cmd);
     R jobTooBig(C c, JobTooBig cmd);
     R use(C c, Use cmd);
@@ -36,6 +37,18 @@ public sealed interface Command extends ParsedLine {
     R pauseTube(C c, PauseTube cmd);
     R quit(C c, Quit cmd);
     R invalid(C c, Invalid cmd);
+  }
+
+  /**
+   * A {@code put} line that passed its checks while its body is still arriving (over max-job-size
+   * when {@code isTooBig}). BEHAVIOURS.md 4: 1.12 counts the put and takes its id at this point, so
+   * other connections see the id taken; it gets no reply of its own.
+   */
+  record PutLine(boolean isTooBig) implements Command {
+    public static final PutLine FITS = new PutLine(false);
+    public static final PutLine TOO_BIG = new PutLine(true);
+
+    public <C, R> R dispatch(Handler<C, R> h, C c) { return h.putLine(c, this); }
   }
 
   /** {@code put}: the body has been read; {@code hasCrlf} is false when its trailer was wrong. */
@@ -85,7 +98,16 @@ public sealed interface Command extends ParsedLine {
     public <C, R> R dispatch(Handler<C, R> h, C c) { return h.release(c, this); }
   }
 
-  record Bury(long id, int priority) implements Command {
+  /** {@code bury}; {@code keepsPriority} (the event bus without a {@code pri}) keeps the job's own. */
+  record Bury(long id, int priority, boolean keepsPriority) implements Command {
+    public Bury(long id, int priority) {
+      this(id, priority, false);
+    }
+
+    public static Bury keepingPriority(long id) {
+      return new Bury(id, 0, true);
+    }
+
     public <C, R> R dispatch(Handler<C, R> h, C c) { return h.bury(c, this); }
   }
 

@@ -1,6 +1,7 @@
 package io.github.vertxbeanstalkd.protocol;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /** A protocol reply as an immutable value; {@link ReplyEncoder} turns it into bytes. */
 public sealed interface Reply {
@@ -56,10 +57,18 @@ public sealed interface Reply {
     }
   }
 
-  /** {@code OK <bytes>} followed by a YAML document. */
-  record Document(byte[] yaml) implements Reply {
-    public static Document of(String yaml) {
-      return new Document(yaml.getBytes(StandardCharsets.ISO_8859_1));
+  /** {@code OK <bytes>} followed by a stats document, written as YAML. */
+  record Stats(StatsDocument document) implements Reply {}
+
+  /** {@code OK <bytes>} followed by a YAML list of tube names (list-tubes, list-tubes-watched). */
+  record TubeNames(List<String> names) implements Reply {
+    /** The YAML document's bytes: {@code ---}, then {@code - name} per tube. */
+    public byte[] yaml() {
+      StringBuilder text = new StringBuilder(16 + names.size() * 16).append("---\n");
+      for (String name : names) {
+        text.append("- ").append(name).append('\n');
+      }
+      return text.toString().getBytes(StandardCharsets.ISO_8859_1);
     }
   }
 }

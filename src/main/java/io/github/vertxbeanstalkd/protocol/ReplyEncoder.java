@@ -29,11 +29,17 @@ public final class ReplyEncoder {
       out.appendByte((byte) ' ');
       decimal(out, job.body().length);
       out.appendBytes(CRLF).appendBytes(job.body()).appendBytes(CRLF);
-    } else if (reply instanceof Reply.Document doc) {
-      ascii(out, "OK ");
-      decimal(out, doc.yaml().length);
-      out.appendBytes(CRLF).appendBytes(doc.yaml()).appendBytes(CRLF);
+    } else if (reply instanceof Reply.Stats stats) {
+      document(out, stats.document().yaml());
+    } else if (reply instanceof Reply.TubeNames names) {
+      document(out, names.yaml());
     }
+  }
+
+  private static void document(Buffer out, byte[] yaml) {
+    ascii(out, "OK ");
+    decimal(out, yaml.length);
+    out.appendBytes(CRLF).appendBytes(yaml).appendBytes(CRLF);
   }
 
   /** An upper bound of the encoded size, to size buffers once. */
@@ -41,8 +47,8 @@ public final class ReplyEncoder {
     if (reply instanceof Reply.JobBody job) {
       return job.body().length + 48;
     }
-    if (reply instanceof Reply.Document doc) {
-      return doc.yaml().length + 16;
+    if (reply instanceof Reply.Stats || reply instanceof Reply.TubeNames) {
+      return 4096;
     }
     return 32;
   }

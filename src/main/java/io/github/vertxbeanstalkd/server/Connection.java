@@ -1,8 +1,8 @@
 package io.github.vertxbeanstalkd.server;
 
-import io.github.vertxbeanstalkd.bus.ConnectionRef;
+import io.github.vertxbeanstalkd.bus.EngineClient;
 import io.github.vertxbeanstalkd.bus.EngineReply;
-import io.github.vertxbeanstalkd.bus.EngineRequest;
+import io.github.vertxbeanstalkd.bus.EngineSession;
 import io.github.vertxbeanstalkd.metrics.CommandDurations;
 import io.github.vertxbeanstalkd.protocol.Command;
 import io.github.vertxbeanstalkd.protocol.Reply;
@@ -12,7 +12,6 @@ import io.vertx.core.net.NetSocket;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * One client socket. Every command its {@link CommandReader} finds in what has arrived travels to
@@ -34,9 +33,8 @@ final class Connection implements CommandReader.Listener {
   private static final int WRITE_CHUNK_BYTES = 64 * 1024;
 
   private final NetSocket socket;
-  private final ConnectionRef ref;
-  /** Queues a request for the engine; the verticle sends them in order, once per turn. */
-  private final Consumer<EngineRequest> engine;
+  private final EngineClient engine;
+  private EngineSession session;
   private final CommandReader reader;
   private final Runnable onClosed;
   private final CommandDurations durations;
@@ -57,10 +55,9 @@ final class Connection implements CommandReader.Listener {
   private int answered;
   private long sentNanos;
 
-  Connection(NetSocket socket, ConnectionRef ref, Consumer<EngineRequest> engine, long maxJobSizeBytes,
-      Runnable onClosed, CommandDurations durations) {
+  Connection(NetSocket socket, EngineClient engine, long maxJobSizeBytes, Runnable onClosed,
+      CommandDurations durations) {
     this.socket = socket;
-    this.ref = ref;
     this.engine = engine;
     this.reader = new CommandReader(maxJobSizeBytes, this);
     this.onClosed = onClosed;
@@ -69,7 +66,7 @@ final class Connection implements CommandReader.Listener {
   }
 
   void start() {
-    engine.accept(new EngineRequest.Open(ref));
+    session = engine.open(true, this::onReply);
     socket.handler(this::onData);
     socket.exceptionHandler(e -> socket.close());
     socket.closeHandler(v -> closed());
@@ -82,7 +79,7 @@ final class Connection implements CommandReader.Listener {
       return;
     }
     isInputEnded = true;
-    engine.accept(new EngineRequest.InputEnded(ref));
+    session.endInput();
     afterInput();
   }
 
@@ -161,7 +158,7 @@ final class Connection implements CommandReader.Listener {
         sentNanos = System.nanoTime();
       }
       reader.pause();
-      engine.accept(new EngineRequest.Submit(ref, commands));
+      session.submit(commands);
     } else if (!announcesPut && (isQuitting || isInputEnded)) {
       // BEHAVIOURS.md 1: quit releases the connection's jobs at once, so the engine hears of it
       // now, in order with every other connection's commands, not when Netty reports the close.
@@ -172,7 +169,7 @@ final class Connection implements CommandReader.Listener {
     if (announcesPut) {
       // After the commands before it. No reply comes for it, so nothing waits: the body keeps
       // streaming in.
-      engine.accept(new EngineRequest.PutLineArrived(ref, reader.isPendingPutTooBig()));
+      session.submit(List.of(reader.isPendingPutTooBig() ? Command.PutLine.TOO_BIG : Command.PutLine.FITS));
     }
   }
 
@@ -189,8 +186,12 @@ final class Connection implements CommandReader.Listener {
 
   // ---------------------------------------------------------------- output
 
-  void onReply(EngineReply reply) {
+  private void onReply(EngineReply reply) {
     List<Reply> replies = reply.replies();
+    if (replies.isEmpty()) {
+      // A notice (its last job timed out, or the session ended): nothing to write.
+      return;
+    }
     if (durations.isEnabled() && !replies.isEmpty()) {
       long nanos = System.nanoTime() - sentNanos;
       for (int i = 0; i < replies.size() && answered + i < inFlight.size(); i++) {
@@ -248,7 +249,7 @@ final class Connection implements CommandReader.Listener {
     }
     isClosed = true;
     unwritten.clear();
-    engine.accept(new EngineRequest.Close(ref));
+    session.close(false);
     onClosed.run();
   }
 }

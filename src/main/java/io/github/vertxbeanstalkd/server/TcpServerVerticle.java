@@ -1,18 +1,13 @@
 package io.github.vertxbeanstalkd.server;
 
-import io.github.vertxbeanstalkd.bus.ConnectionRef;
 import io.github.vertxbeanstalkd.bus.EngineAddress;
-import io.github.vertxbeanstalkd.bus.EngineOutbox;
-import io.github.vertxbeanstalkd.bus.EngineReplies;
-import io.github.vertxbeanstalkd.bus.EngineReply;
-import io.github.vertxbeanstalkd.bus.EngineRequest;
+import io.github.vertxbeanstalkd.bus.EngineClient;
 import io.github.vertxbeanstalkd.config.ServerConfig;
 import io.github.vertxbeanstalkd.metrics.CommandDurations;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.NetSocket;
@@ -27,15 +22,13 @@ import java.util.concurrent.TimeUnit;
 public final class TcpServerVerticle extends VerticleBase {
   private final ServerConfig config;
   private final EngineAddress address;
-  private final String replyAddress;
   private final CommandDurations durations;
   private final HashMap<Long, Connection> connections = new HashMap<>();
   private final Rejections rejections = new Rejections();
   private final HandshakeFailures handshakeFailures = new HandshakeFailures();
   private final TlsCredentials tls;
   private long nextLocalId = 1;
-  private MessageConsumer<EngineReplies> replies;
-  private EngineOutbox engine;
+  private EngineClient engine;
   private NetServer server;
   private NetServer tlsServer;
   private Context context;
@@ -57,23 +50,13 @@ public final class TcpServerVerticle extends VerticleBase {
     this.config = config;
     this.tls = tls;
     this.address = address;
-    this.replyAddress = address.newReplyAddress();
     this.durations = durations;
   }
 
   @Override
   public Future<?> start() {
     context = vertx.getOrCreateContext();
-    engine = new EngineOutbox(vertx, address);
-    replies = vertx.eventBus().localConsumer(replyAddress, msg -> {
-      for (EngineReply reply : msg.body().replies()) {
-        Connection c = connections.get(((ConnectionRef) reply.client()).localId());
-        if (c != null) {
-          c.onReply(reply);
-        }
-      }
-    });
-    Future<?> listening = replies.completion();
+    Future<?> listening = EngineClient.start(vertx, address).onSuccess(client -> engine = client);
     if (config.isTcpEnabled()) {
       NetServerOptions options = new NetServerOptions()
           .setHost(config.host())
@@ -94,7 +77,7 @@ public final class TcpServerVerticle extends VerticleBase {
 
   @Override
   public Future<?> stop() {
-    return Future.all(close(server), close(tlsServer)).compose(v -> replies.unregister());
+    return Future.all(close(server), close(tlsServer)).compose(v -> engine.stop());
   }
 
   private static Future<Void> close(NetServer listener) {
@@ -135,13 +118,12 @@ public final class TcpServerVerticle extends VerticleBase {
     if (connections.size() >= config.maxConnections()) {
       // Over the cap: closed at once, before any byte is read; the others are not touched.
       socket.close();
-      engine.send(new EngineRequest.ConnectionRejected());
+      engine.connectionRefused();
       rejections.rejected(config.maxConnections(), socket.remoteAddress());
       return;
     }
     long id = nextLocalId++;
-    Connection c = new Connection(socket, new ConnectionRef(replyAddress, id), engine::send,
-        config.maxJobSizeBytes(), () -> connections.remove(id), durations);
+    Connection c = new Connection(socket, engine, config.maxJobSizeBytes(), () -> connections.remove(id), durations);
     connections.put(id, c);
     c.start();
   }

@@ -1,5 +1,6 @@
 package io.github.vertxbeanstalkd.api;
 
+import io.github.vertxbeanstalkd.client.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;

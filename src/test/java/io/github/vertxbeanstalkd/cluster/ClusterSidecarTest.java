@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.vertxbeanstalkd.ChildJvm;
 import io.github.vertxbeanstalkd.TestClient;
-import io.github.vertxbeanstalkd.api.BeanstalkClient;
-import io.github.vertxbeanstalkd.api.BeanstalkJob;
+import io.github.vertxbeanstalkd.client.BeanstalkClient;
+import io.github.vertxbeanstalkd.client.BeanstalkJob;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;

@@ -2,6 +2,8 @@ package io.github.vertxbeanstalkd.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.github.vertxbeanstalkd.bus.Scope;
+import io.github.vertxbeanstalkd.bus.SessionKey;
 import io.github.vertxbeanstalkd.persistence.Binlog;
 import io.github.vertxbeanstalkd.persistence.BinlogConfig;
 import io.github.vertxbeanstalkd.protocol.Command;
@@ -38,13 +40,16 @@ final class EngineFixture {
         Binlog.inMemory(BinlogConfig.inMemory()), memory);
   }
 
+  /** A new connection's session. */
   Session open() {
-    return engine.open("connection-" + nextKey++);
+    SessionKey key = new SessionKey("test", nextKey++);
+    engine.open(key, true);
+    return engine.session(key);
   }
 
   /** Submits the commands in one batch and returns what {@code s} was sent meanwhile. */
   List<String> send(Session s, Command... commands) {
-    engine.submit(s, List.of(commands));
+    engine.submit(s.key, List.of(commands), Scope.NONE);
     return take(s);
   }
 
@@ -58,7 +63,7 @@ final class EngineFixture {
   /** What {@code s} has been sent since the last take. */
   List<String> take(Session s) {
     List<String> out = new ArrayList<>();
-    for (Reply r : sink.take(s)) {
+    for (Reply r : sink.take(s.key)) {
       out.add(text(r));
     }
     return out;
@@ -121,8 +126,10 @@ final class EngineFixture {
       return "USING " + u.tube();
     } else if (r instanceof Reply.JobBody j) {
       return j.word() + " " + Long.toUnsignedString(j.id()) + " " + new String(j.body(), StandardCharsets.ISO_8859_1);
-    } else if (r instanceof Reply.Document d) {
-      return "OK " + new String(d.yaml(), StandardCharsets.ISO_8859_1);
+    } else if (r instanceof Reply.Stats d) {
+      return "OK " + new String(d.document().yaml(), StandardCharsets.ISO_8859_1);
+    } else if (r instanceof Reply.TubeNames names) {
+      return "OK " + new String(names.yaml(), StandardCharsets.ISO_8859_1);
     }
     throw new AssertionError("unknown reply " + r);
   }

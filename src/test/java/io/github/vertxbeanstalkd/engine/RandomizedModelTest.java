@@ -118,7 +118,7 @@ class RandomizedModelTest {
       check(step, "pause-tube " + tube + " " + seconds, s, pauseTube(tube, seconds), model.pauseTube(tube, seconds));
     } else if (kind < 89) {
       transcript.add(step + ": close " + i);
-      f.engine.close(s);
+      f.engine.close(s.key);
       model.close(m);
       openSession(i);
     } else {

@@ -95,7 +95,7 @@ class StatsCountersTest {
     assertEquals("1", s.get("current-workers"));
     assertEquals("1", s.get("current-waiting"));
     assertEquals("1", f.statsTube("default").get("current-waiting"));
-    f.engine.close(worker);
+    f.engine.close(worker.key);
     s = f.stats();
     assertEquals("2", s.get("current-connections"));
     assertEquals("3", s.get("total-connections"));

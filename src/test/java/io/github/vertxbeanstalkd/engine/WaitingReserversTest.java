@@ -108,7 +108,7 @@ class WaitingReserversTest {
     f.send(producer, put("job"));
     f.send(holder, reserve());
     f.send(waiter, reserve());
-    f.engine.close(holder);
+    f.engine.close(holder.key);
     assertEquals(List.of("RESERVED 1 job"), f.take(waiter));
   }
 
@@ -157,26 +157,26 @@ class WaitingReserversTest {
   @Test
   void commandsQueuedBehindABlockedReserveRunAfterIt() {
     assertEquals(List.of(), f.send(waiter, reserve(), listTubeUsed(), peek(1)));
-    assertEquals(null, f.sink.lastIsComplete(waiter), "nothing is delivered while the reserve blocks");
+    assertEquals(null, f.sink.lastIsComplete(waiter.key), "nothing is delivered while the reserve blocks");
     f.send(producer, put("job"));
     assertEquals(List.of("RESERVED 1 job", "USING default", "FOUND 1 job"), f.take(waiter));
-    assertEquals(Boolean.TRUE, f.sink.lastIsComplete(waiter));
+    assertEquals(Boolean.TRUE, f.sink.lastIsComplete(waiter.key));
   }
 
   @Test
   void repliesBeforeABlockedReserveAreDeliveredAsIncomplete() {
     assertEquals(List.of("USING default"), f.send(waiter, listTubeUsed(), reserve(), listTubeUsed()));
-    assertEquals(Boolean.FALSE, f.sink.lastIsComplete(waiter));
+    assertEquals(Boolean.FALSE, f.sink.lastIsComplete(waiter.key));
     f.send(producer, put("job"));
     assertEquals(List.of("RESERVED 1 job", "USING default"), f.take(waiter));
-    assertEquals(Boolean.TRUE, f.sink.lastIsComplete(waiter));
+    assertEquals(Boolean.TRUE, f.sink.lastIsComplete(waiter.key));
   }
 
   @Test
   void aDisconnectReturnsReservedJobsToReadyWithoutCountingATimeoutOrRelease() {
     f.send(producer, put("a"), put("b"));
     f.send(holder, reserve(), reserveJob(2));
-    f.engine.close(holder);
+    f.engine.close(holder.key);
     for (long id : new long[] {1, 2}) {
       var job = f.statsJob(id);
       assertEquals("ready", job.get("state"));
@@ -189,7 +189,7 @@ class WaitingReserversTest {
   void aDisconnectedWaiterIsNoLongerWaiting() {
     f.send(waiter, reserve());
     assertEquals("1", f.stats().get("current-waiting"));
-    f.engine.close(waiter);
+    f.engine.close(waiter.key);
     assertEquals("0", f.stats().get("current-waiting"));
     f.send(producer, put("job"));
     assertEquals("ready", f.state(1));
@@ -212,6 +212,6 @@ class WaitingReserversTest {
     f.send(producer, use("x"), put("job"));
     assertEquals(List.of(), f.take(waiter));
     assertNotEquals("reserved", f.state(1));
-    assertTrue(f.engine.session(waiter.key()) != null);
+    assertTrue(f.engine.session(waiter.key) != null);
   }
 }

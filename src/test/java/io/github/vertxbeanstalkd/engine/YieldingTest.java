@@ -1,5 +1,6 @@
 package io.github.vertxbeanstalkd.engine;
 
+import io.github.vertxbeanstalkd.bus.Scope;
 import static io.github.vertxbeanstalkd.engine.Commands.bury;
 import static io.github.vertxbeanstalkd.engine.Commands.kick;
 import static io.github.vertxbeanstalkd.engine.Commands.listTubeUsed;
@@ -73,7 +74,7 @@ class YieldingTest {
     for (int i = 0; i < JOBS; i++) {
       puts.add(put(0, 1, 60, "job"));
     }
-    f.engine.submit(client, puts);
+    f.engine.submit(client.key, puts, Scope.NONE);
     f.take(client);
     f.clock.advanceNanos(FakeClock.SECOND);
     int ticks = 0;
@@ -100,7 +101,7 @@ class YieldingTest {
     for (int i = 0; i < JOBS; i++) {
       puts.add(put(0, 1, 60, "job"));
     }
-    f.engine.submit(client, puts);
+    f.engine.submit(client.key, puts, Scope.NONE);
     f.clock.advanceNanos(2 * FakeClock.SECOND);
     assertTrue(f.engine.tick() <= f.clock.nanos());
   }
@@ -115,7 +116,7 @@ class YieldingTest {
       commands.add(reserve());
       commands.add(bury(id, 0));
     }
-    f.engine.submit(client, commands);
+    f.engine.submit(client.key, commands, Scope.NONE);
     f.take(client);
     assertEquals(String.valueOf(n), f.stats().get("current-jobs-buried"));
   }

@@ -67,7 +67,7 @@ class MetricsEndpointTest extends DeployedServerTest {
 
   @Test
   void eventBusRequestsAreTimedToo() {
-    io.github.vertxbeanstalkd.api.BeanstalkClient bus = io.github.vertxbeanstalkd.api.BeanstalkClient.create(vertx);
+    io.github.vertxbeanstalkd.client.BeanstalkClient bus = io.github.vertxbeanstalkd.client.BeanstalkClient.create(vertx);
     await(bus.put("viaBus", "x"));
     await(bus.peekReady("viaBus"));
     String m = scrape();

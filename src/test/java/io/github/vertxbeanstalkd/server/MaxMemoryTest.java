@@ -49,7 +49,7 @@ class MaxMemoryTest extends DeployedServerTest {
     c.send("watch default").expect("WATCHING 1");
     // A new event-bus session is priced too: refused with OUT_OF_MEMORY (507), nothing run.
     Throwable refused = org.junit.jupiter.api.Assertions.assertThrows(Exception.class, () -> await(
-        io.github.vertxbeanstalkd.api.BeanstalkClient.create(vertx).reserve("default", 0)));
+        io.github.vertxbeanstalkd.client.BeanstalkClient.create(vertx).reserve("default", 0)));
     assertTrue(String.valueOf(refused.getMessage()).contains("OUT_OF_MEMORY"), String.valueOf(refused));
 
     // Everything that reads or frees still works, for every client.

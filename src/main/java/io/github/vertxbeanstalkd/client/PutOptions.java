@@ -1,4 +1,4 @@
-package io.github.vertxbeanstalkd.api;
+package io.github.vertxbeanstalkd.client;
 
 /**
  * A put's priority (0 is most urgent, up to 2^32-1), delay and time-to-run in seconds.

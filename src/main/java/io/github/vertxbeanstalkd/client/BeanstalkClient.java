@@ -1,5 +1,6 @@
-package io.github.vertxbeanstalkd.api;
+package io.github.vertxbeanstalkd.client;
 
+import io.github.vertxbeanstalkd.bus.ClusterNodes;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -8,9 +9,7 @@ import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.function.Function;
 
@@ -55,20 +54,25 @@ public final class BeanstalkClient {
 
   /** Puts a text job (its UTF-8 bytes) with the default priority, no delay and 60 s to run; gives its id. */
   public Future<Long> put(String tube, String body) {
-    return put(tube, Buffer.buffer(body, "UTF-8"), PutOptions.DEFAULTS);
+    return put(tube, body, PutOptions.DEFAULTS);
   }
 
+  /** A text job: the string travels as it is, and the server encodes it to UTF-8, once. */
+  public Future<Long> put(String tube, String body, PutOptions put) {
+    return request("put", putRequest(tube, put).put("body", body)).map(r -> r.getLong("id"));
+  }
+
+  /**
+   * A job of any bytes. They travel as {@code bodyBase64}: in this JVM as the bytes themselves (the
+   * server reads them without decoding), across a cluster as the base64 text the contract names.
+   */
   public Future<Long> put(String tube, Buffer body, PutOptions put) {
-    JsonObject json = new JsonObject().put("tube", tube)
+    return request("put", putRequest(tube, put).put("bodyBase64", body.getBytes())).map(r -> r.getLong("id"));
+  }
+
+  private static JsonObject putRequest(String tube, PutOptions put) {
+    return new JsonObject().put("tube", tube)
         .put("pri", put.priority()).put("delay", put.delaySeconds()).put("ttr", put.ttrSeconds());
-    byte[] bytes = body.getBytes();
-    String text = new String(bytes, StandardCharsets.UTF_8);
-    if (java.util.Arrays.equals(text.getBytes(StandardCharsets.UTF_8), bytes)) {
-      json.put("body", text);
-    } else {
-      json.put("bodyBase64", Base64.getEncoder().encodeToString(bytes));
-    }
-    return request("put", json).map(r -> r.getLong("id"));
   }
 
   // ---------------------------------------------------------------- consuming

@@ -1,4 +1,4 @@
-package io.github.vertxbeanstalkd.api;
+package io.github.vertxbeanstalkd.bus;
 
 import io.vertx.core.Vertx;
 import io.vertx.core.internal.VertxInternal;
@@ -10,7 +10,7 @@ import java.util.List;
  * either, and the cluster manager's single node listener belongs to Vert.x itself, so this one
  * class reads the cluster manager through {@link VertxInternal}; everything else uses public APIs.
  */
-final class ClusterNodes {
+public final class ClusterNodes {
   private final ClusterManager manager;
 
   private ClusterNodes(ClusterManager manager) {
@@ -18,7 +18,7 @@ final class ClusterNodes {
   }
 
   /** The cluster of {@code vertx}, or null when it is not clustered. */
-  static ClusterNodes of(Vertx vertx) {
+  public static ClusterNodes of(Vertx vertx) {
     if (vertx.isClustered() && vertx instanceof VertxInternal internal && internal.clusterManager() != null) {
       return new ClusterNodes(internal.clusterManager());
     }
@@ -26,12 +26,12 @@ final class ClusterNodes {
   }
 
   /** This node's id, as the other nodes' cluster managers report it. */
-  String localNodeId() {
+  public String localNodeId() {
     return manager.getNodeId();
   }
 
   /** The ids of the nodes in the cluster now; a local read, cheap enough for an event loop. */
-  List<String> nodeIds() {
+  public List<String> nodeIds() {
     return manager.getNodes();
   }
 }

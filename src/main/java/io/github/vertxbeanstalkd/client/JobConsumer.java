@@ -1,4 +1,4 @@
-package io.github.vertxbeanstalkd.api;
+package io.github.vertxbeanstalkd.client;
 
 import io.vertx.core.Context;
 import io.vertx.core.Future;

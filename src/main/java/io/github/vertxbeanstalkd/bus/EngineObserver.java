@@ -1,6 +1,5 @@
-package io.github.vertxbeanstalkd.engine;
+package io.github.vertxbeanstalkd.bus;
 
-import io.github.vertxbeanstalkd.bus.EngineSnapshot;
 
 /** Hears what the engine publishes for metrics: its snapshot, and how long the binlog's syncs take. */
 public interface EngineObserver {

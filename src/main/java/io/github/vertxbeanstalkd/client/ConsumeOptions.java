@@ -1,4 +1,4 @@
-package io.github.vertxbeanstalkd.api;
+package io.github.vertxbeanstalkd.client;
 
 /**
  * How {@link BeanstalkClient#consume} works: how many jobs it handles at once, how long each

@@ -1,4 +1,4 @@
-package io.github.vertxbeanstalkd.api;
+package io.github.vertxbeanstalkd.client;
 
 /**
  * EVENTBUS.md's failure words, each with the failure code the event-bus front passes to

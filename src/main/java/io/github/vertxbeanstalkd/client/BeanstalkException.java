@@ -1,4 +1,4 @@
-package io.github.vertxbeanstalkd.api;
+package io.github.vertxbeanstalkd.client;
 
 import io.vertx.core.VertxException;
 

@@ -1,0 +1,24 @@
+package io.github.vertxbeanstalkd.bus;
+
+import io.github.vertxbeanstalkd.protocol.Command;
+import java.util.List;
+
+/** What the queue engine offers its fronts: the vocabulary every {@link EngineRequest} is written in. */
+public interface EngineInput {
+  void open(SessionKey key, boolean isConnection);
+
+  void submit(SessionKey key, List<Command> commands, Scope scope);
+
+  void endInput(SessionKey key);
+
+  void close(SessionKey key);
+
+  void connectionRefused();
+
+  void drain(boolean isDraining);
+
+  EngineSnapshot snapshot();
+
+  /** The engine failed on {@code commands} commands of {@code key}: each is answered INTERNAL_ERROR. */
+  void failed(SessionKey key, int commands);
+}

@@ -1,0 +1,61 @@
+package io.github.vertxbeanstalkd.bus;
+
+import io.github.vertxbeanstalkd.protocol.Command;
+import java.util.List;
+
+/**
+ * A front's handle to one session of the engine: what it submits runs in order, and the replies
+ * reach the listener it was opened with, in the same order.
+ */
+public final class EngineSession {
+  private final EngineClient client;
+  private final SessionKey key;
+  private boolean isClosed;
+
+  EngineSession(EngineClient client, SessionKey key) {
+    this.client = client;
+    this.key = key;
+  }
+
+  public SessionKey key() {
+    return key;
+  }
+
+  /** Runs {@code commands} in order, in the session's own tubes. */
+  public void submit(List<Command> commands) {
+    submit(commands, Scope.NONE);
+  }
+
+  /** Runs {@code commands} in order, each acting on the tubes {@code scope} names. */
+  public void submit(List<Command> commands, Scope scope) {
+    if (!isClosed) {
+      client.send(new EngineRequest.Submit(key, commands, scope));
+    }
+  }
+
+  /** The client will send nothing more; a reserve it waits in answers TIMED_OUT. */
+  public void endInput() {
+    if (!isClosed) {
+      client.send(new EngineRequest.EndInput(key));
+    }
+  }
+
+  /**
+   * Ends the session (its jobs return to ready); the listener hears the end notice last, unless
+   * {@code isHeard} is false. Call {@link #endInput()} first to have a waiting reserve answered.
+   */
+  public void close(boolean isHeard) {
+    if (isClosed) {
+      return;
+    }
+    isClosed = true;
+    if (!isHeard) {
+      client.forget(key);
+    }
+    client.send(new EngineRequest.Close(key));
+  }
+
+  public boolean isClosed() {
+    return isClosed;
+  }
+}
