@@ -159,6 +159,14 @@ public final class BeanstalkServer {
     return metrics;
   }
 
+  /**
+   * The internal addresses of this server's engine, for a front of your own: start a
+   * {@link io.github.vertxbeanstalkd.bus.EngineClient} on it from the front's verticle.
+   */
+  public EngineAddress engineAddress() {
+    return address;
+  }
+
   /** The public event-bus address, or null when the event-bus front is off. */
   public String eventBusAddress() {
     return config.eventBus().isEnabled() ? config.eventBus().address() : null;

@@ -82,10 +82,7 @@ public final class QueueEngine {
 
   // ---------------------------------------------------------------- sessions and their commands
 
-  /**
-   * A new session (see {@code EngineRequest.Open}): a connection uses and watches {@code default};
-   * any other session starts with no tube and is refused past maxMemory.
-   */
+  /** A new session: a connection uses and watches default; any other has no tube and is refused past maxMemory. */
   public void open(SessionKey key, boolean isConnection) {
     boolean isRefused = !isConnection && !memory.admits(MemoryCap.SESSION_BYTES);
     Session s = sessions.open(key, isConnection, isRefused);
@@ -233,10 +230,9 @@ public final class QueueEngine {
   }
 
   /**
-   * maxMemory: puts (and new tubes, watches and sessions) answer OUT_OF_MEMORY once what the queue
-   * holds would pass {@code maxBytes}; 0 means {@link #DEFAULT_MAX_MEMORY_SHARE} of the store's limit.
-   *
-   * @throws IllegalArgumentException when {@code maxBytes} is more than the job store can hold
+   * maxMemory: puts, new tubes, watches and sessions answer OUT_OF_MEMORY past {@code maxBytes}; 0
+   * means {@link #DEFAULT_MAX_MEMORY_SHARE} of the store's limit. Throws IllegalArgumentException
+   * when {@code maxBytes} is more than the job store can hold.
    */
   public void limitMemory(long maxBytes) {
     long storeLimit = table.memory().limitBytes();
@@ -253,7 +249,7 @@ public final class QueueEngine {
     return table.reservedBytes();
   }
 
-  /** Counts and counters for metrics and the admin page, in O(tubes), taken on the engine's clock. */
+  /** Counts for metrics and the admin page, in O(tubes), on the engine's clock. */
   public EngineSnapshot snapshot() {
     return stats.snapshot();
   }
