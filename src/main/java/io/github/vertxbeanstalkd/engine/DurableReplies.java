@@ -24,13 +24,13 @@ final class DurableReplies {
   }
 
   void add(Session s, Reply r) {
-    s.addReply(r);
+    s.outbox.add(r);
     markDirty(s);
   }
 
   /** {@code s} has replies or a notice to send once this turn's work is done. */
   void markDirty(Session s) {
-    if (s.markDirty()) {
+    if (s.outbox.markDirty()) {
       dirty.add(s);
     }
   }
@@ -43,14 +43,14 @@ final class DurableReplies {
     }
     boolean isDurable = lastSequence <= binlog.durableSequence() || binlog.health() == Binlog.Health.FAILED;
     for (Session s : dirty) {
-      s.clearDirty();
-      if (isDurable && !s.isAwaitingDurable()) {
+      s.outbox.clearDirty();
+      if (isDurable && !s.outbox.isAwaitingDurable()) {
         deliver(s);
       } else {
-        if (!s.isAwaitingDurable()) {
+        if (!s.outbox.isAwaitingDurable()) {
           awaitingDurable.add(s);
         }
-        s.awaitDurable(lastSequence);
+        s.outbox.awaitDurable(lastSequence);
       }
     }
     dirty.clear();
@@ -61,8 +61,8 @@ final class DurableReplies {
     int kept = 0;
     for (int i = 0; i < awaitingDurable.size(); i++) {
       Session s = awaitingDurable.get(i);
-      if (s.isDurableAt(sequence)) {
-        s.durableReached();
+      if (s.outbox.isDurableAt(sequence)) {
+        s.outbox.durableReached();
         deliver(s);
       } else {
         awaitingDurable.set(kept++, s);
@@ -77,20 +77,20 @@ final class DurableReplies {
    */
   void onBinlogFailure() {
     for (Session s : awaitingDurable) {
-      s.durableReached();
-      s.failReplies();
+      s.outbox.durableReached();
+      s.outbox.failAll();
       deliver(s);
     }
     awaitingDurable.clear();
   }
 
   private void deliver(Session s) {
-    boolean hasEnded = s.takeEnded();
-    boolean owesNotice = s.takeNotice();
-    if (!s.hasReplies() && !hasEnded && !owesNotice) {
+    boolean hasEnded = s.outbox.takeEndNotice();
+    boolean owesNotice = s.outbox.takeNotice();
+    if (!s.outbox.hasReplies() && !hasEnded && !owesNotice) {
       return;
     }
-    List<Reply> replies = s.hasReplies() ? s.takeReplies() : List.of();
+    List<Reply> replies = s.outbox.take();
     sink.deliver(new EngineReply(s.key, replies, s.isIdle(), s.holdsJobs(), hasEnded));
   }
 }

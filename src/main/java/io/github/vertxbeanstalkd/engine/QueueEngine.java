@@ -165,7 +165,7 @@ public final class QueueEngine {
       jobs.expire(j, now);
       if (holder != null && !holder.holdsJobs() && holder.isIdle()) {
         // Its front hears that the session holds nothing any more (an event-bus session may end).
-        holder.oweNotice();
+        holder.outbox.oweNotice();
         replies.markDirty(holder);
       }
     }

@@ -3,7 +3,6 @@ package io.github.vertxbeanstalkd.engine;
 import io.github.vertxbeanstalkd.bus.Scope;
 import io.github.vertxbeanstalkd.bus.SessionKey;
 import io.github.vertxbeanstalkd.protocol.Command;
-import io.github.vertxbeanstalkd.protocol.Reply;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,15 +53,9 @@ final class Session {
   private List<String> watchedBeforeScope;
   private boolean isInScope;
 
-  private List<Reply> outbox = new ArrayList<>(4);
-  /** Bookkeeping of {@link DurableReplies}: has something to send this turn; waits for the binlog. */
-  private boolean isDirty;
-  private boolean owesNotice;
-  private boolean isAwaitingDurable;
-  private long awaitedSequence;
+  /** Replies on their way out, kept by {@link DurableReplies}. */
+  final Outbox outbox = new Outbox();
   private boolean isClosed;
-  /** Closed and still owed its end notice. */
-  private boolean isEnded;
   /** Every command is answered with OUT_OF_MEMORY: maxMemory refused this session at its opening. */
   private final boolean isRefused;
 
@@ -295,66 +288,7 @@ final class Session {
     return !isWaiting && queued.isEmpty() && pendingKick == null;
   }
 
-  // ---------------------------------------------------------------- replies and life
-
-  void addReply(Reply r) {
-    outbox.add(r);
-  }
-
-  boolean hasReplies() {
-    return !outbox.isEmpty();
-  }
-
-  List<Reply> takeReplies() {
-    List<Reply> r = outbox;
-    outbox = new ArrayList<>(4);
-    return r;
-  }
-
-  /** Every reply waiting to leave becomes INTERNAL_ERROR, one for one, so the client stays in step. */
-  void failReplies() {
-    outbox.replaceAll(r -> Reply.Word.INTERNAL_ERROR);
-  }
-
-  /** True when it was not yet marked this turn. */
-  boolean markDirty() {
-    boolean was = isDirty;
-    isDirty = true;
-    return !was;
-  }
-
-  void clearDirty() {
-    isDirty = false;
-  }
-
-  /** Its front must hear how it stands even without a reply (its last job was taken back). */
-  void oweNotice() {
-    owesNotice = true;
-  }
-
-  boolean takeNotice() {
-    boolean was = owesNotice;
-    owesNotice = false;
-    return was;
-  }
-
-  boolean isAwaitingDurable() {
-    return isAwaitingDurable;
-  }
-
-  void awaitDurable(long sequence) {
-    isAwaitingDurable = true;
-    awaitedSequence = sequence;
-  }
-
-  /** Its replies may leave once the binlog is durable up to {@code sequence}. */
-  boolean isDurableAt(long sequence) {
-    return awaitedSequence <= sequence;
-  }
-
-  void durableReached() {
-    isAwaitingDurable = false;
-  }
+  // ---------------------------------------------------------------- life
 
   boolean isRefused() {
     return isRefused;
@@ -367,13 +301,6 @@ final class Session {
   /** Closed: it runs nothing more, and owes its front an end notice. */
   void close() {
     isClosed = true;
-    isEnded = true;
-  }
-
-  /** True once, when the end notice is due. */
-  boolean takeEnded() {
-    boolean was = isEnded;
-    isEnded = false;
-    return was;
+    outbox.oweEndNotice();
   }
 }
