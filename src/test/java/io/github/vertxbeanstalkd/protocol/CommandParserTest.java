@@ -108,6 +108,57 @@ class CommandParserTest {
         row("pause-tube " + NAME_201 + " 5", pauseBadFormat));
   }
 
+  /** One group of rows per entry of {@link Quirks} and per rule of the {@link Verb} table. */
+  static Stream<Arguments> quirks() {
+    Command pauseBadFormat = new Command.Invalid(Reply.Word.BAD_FORMAT, Counter.PAUSE_TUBE);
+    return Stream.of(
+        // BEHAVIOURS.md 1: the length and NUL checks come before any word is matched
+        row("quit\0", BAD), row("quit" + " ".repeat(219), BAD), row("quit" + " ".repeat(218), Command.Quit.INSTANCE),
+        // BEHAVIOURS.md 2: a word without arguments is a prefix too, and must then end the line
+        row("peek-ready 1", BAD), row("peek-delayedx", BAD), row("peek-buried ", BAD),
+        row("list-tube-usedx", BAD), row("list-tubes-watchedx", BAD), row("stats-jobx", BAD),
+        row("reserve-jobx 1", BAD), row("reserve-with-timeoutx 1", BAD), row("stats-tubex", BAD),
+        // ... while a word with arguments needs its space, and nothing else shares its start
+        row("peek-x", UNKNOWN), row("kick-jobx", UNKNOWN), row("list-tube", UNKNOWN),
+        row("puts 1 2 3 4", UNKNOWN), row("quiet", UNKNOWN),
+        // BEHAVIOURS.md 2: any line starting with "quit"
+        row("quitx", Command.Quit.INSTANCE), row("quit 5", Command.Quit.INSTANCE),
+        row("quit\r", Command.Quit.INSTANCE),
+        // BEHAVIOURS.md 2: pause-tube skips spaces (not tabs) before its name, none required
+        row("pause-tube\tfoo 5", BAD), row("pause-tubex", BAD), row("pause-tube 5", BAD),
+        // BEHAVIOURS.md 10: counted only once the name bytes and the delay parse
+        row("pause-tube" + NAME_201 + " 5", pauseBadFormat), row("pause-tube -abc 4294967296", BAD),
+        row("pause-tube -abc 5x", BAD),
+        // BEHAVIOURS.md 3: spaces before a number are skipped, a tab is never a separator
+        row("delete  1", new Command.Delete(1)), row("release 1  2   3", new Command.Release(1, 2, 3)),
+        row("bury  1  2", new Command.Bury(1, 2)), row("kick   7", new Command.Kick(7)),
+        row("touch \t1", BAD), row("bury 1\t2", BAD),
+        // BEHAVIOURS.md 4: an oversized put wins over its trailing text, not over a bad number
+        row("put 0 0 60 70000junk", new PutHeader(0, 0, 60, 70_000)),
+        row("put 0 0 60 70000 ", new PutHeader(0, 0, 60, 70_000)),
+        row("put 0 0 x 70000", BAD), row("put 0 0 60 4294967296 junk", BAD));
+  }
+
+  @ParameterizedTest(name = "[{index}] '{0}'")
+  @MethodSource("quirks")
+  void keepsTheReferenceQuirk(String line, ParsedLine expected) {
+    assertEquals(expected, parser.parse(line));
+  }
+
+  @Test
+  void noWordOfTheTableIsShadowedByAnEarlierOne() {
+    // BEHAVIOURS.md 2: 1.12 tries "reserve-job " before "reserve" and "stats-tube " before
+    // "stats"; the table keeps that order, so each word is reached by its own lines.
+    Verb[] verbs = Verb.values();
+    for (int later = 0; later < verbs.length; later++) {
+      for (int earlier = 0; earlier < later; earlier++) {
+        assertEquals(false, verbs[later].word().startsWith(verbs[earlier].word()),
+            verbs[earlier] + " hides " + verbs[later]);
+      }
+      assertEquals(verbs[later], Verb.matching(verbs[later].word()));
+    }
+  }
+
   /**
    * BEHAVIOURS.md 3 (required): every row was measured on beanstalkd 1.12; {@code -1} is "no
    * timeout", which 1.12 still counts as {@code reserve-with-timeout}.

@@ -53,6 +53,19 @@ class CommandReaderTest {
     return seen;
   }
 
+  /** Feeds {@code input} as separate buffers cut at the increasing offsets {@code cuts}; a repeated offset cuts once. */
+  private void feedCutAt(String input, int... cuts) {
+    byte[] bytes = input.getBytes(StandardCharsets.ISO_8859_1);
+    int from = 0;
+    for (int cut : cuts) {
+      if (cut > from) {
+        reader.feed(Buffer.buffer().appendBytes(bytes, from, cut - from));
+        from = cut;
+      }
+    }
+    reader.feed(Buffer.buffer().appendBytes(bytes, from, bytes.length - from));
+  }
+
   @ParameterizedTest(name = "chunks of {0} bytes")
   @ValueSource(ints = {1, 2, 3, 7, 64, 100_000})
   void framingDoesNotDependOnChunking(int chunkBytes) {
@@ -85,6 +98,57 @@ class CommandReaderTest {
     // BEHAVIOURS.md 1: 224 bytes without CR LF are dropped through the next CR LF.
     String input = "use " + "a".repeat(500) + "\r\nstats\r\n";
     assertEquals(List.of("BAD_FORMAT", "Stats[]"), feed(input, chunkBytes));
+  }
+
+  /**
+   * BEHAVIOURS.md 1: 222 bytes and the CR LF fill the 224-byte line buffer; one byte more is one
+   * BAD_FORMAT, and the next line is read normally wherever one or two reads split the input. The
+   * reference's quirk of losing a CR that is a buffer load's 224th byte is not kept.
+   */
+  @ParameterizedTest(name = "a line of {0} bytes before its CR LF")
+  @ValueSource(ints = {222, 223, 224, 300})
+  void aLineAroundTheLimitGivesTheSameCommandsWhereverReadsSplitIt(int length) {
+    String input = "kick " + "0".repeat(length - 6) + "5\r\nstats\r\n";
+    List<String> expected = List.of(length <= 222 ? "Kick[bound=5]" : "BAD_FORMAT", "Stats[]");
+    for (int first = 1; first < input.length(); first++) {
+      for (int second = first; second < input.length(); second++) {
+        reader = newReader(65_535);
+        seen.clear();
+        feedCutAt(input, first, second);
+        assertEquals(expected, seen, "reads cut at " + first + " and " + second);
+        assertEquals(0, reader.heldBytes());
+      }
+    }
+  }
+
+  @Test
+  void anUnendedLineIsHeldUpTo223BytesAndDroppedAtThe224th() {
+    // BEHAVIOURS.md 1: what is read of a line stays bounded, however the reads fall.
+    for (int i = 1; i <= 223; i++) {
+      reader.feed(Buffer.buffer("x"));
+      assertEquals(i, reader.heldBytes());
+    }
+    reader.feed(Buffer.buffer("x"));
+    assertEquals(0, reader.heldBytes());
+    for (int cut = 1; cut < 224; cut++) {
+      reader = newReader(65_535);
+      feedCutAt("x".repeat(224), cut, cut);
+      assertEquals(0, reader.heldBytes(), "reads cut at " + cut);
+    }
+    assertEquals(List.of(), seen);
+  }
+
+  @Test
+  void anOverlongLineReadOneByteAtATimeIsAnsweredOnlyAtItsLineEnd() {
+    // BEHAVIOURS.md 1: bytes are discarded until the next CR LF, and only then comes BAD_FORMAT.
+    for (byte b : ("b".repeat(300) + "\r").getBytes(StandardCharsets.US_ASCII)) {
+      reader.feed(Buffer.buffer(new byte[] {b}));
+      assertEquals(List.of(), seen);
+    }
+    reader.feed(Buffer.buffer("\n"));
+    assertEquals(List.of("BAD_FORMAT"), seen);
+    feed("stats\r\n", 1);
+    assertEquals(List.of("BAD_FORMAT", "Stats[]"), seen);
   }
 
   @Test
