@@ -4,6 +4,8 @@ import io.github.vertxbeanstalkd.api.BusFrontVerticle;
 import io.github.vertxbeanstalkd.bus.EngineAddress;
 import io.github.vertxbeanstalkd.bus.EngineRequest;
 import io.github.vertxbeanstalkd.bus.LocalCodec;
+import io.github.vertxbeanstalkd.config.BinlogSection;
+import io.github.vertxbeanstalkd.config.FsyncSetting;
 import io.github.vertxbeanstalkd.config.ServerConfig;
 import io.github.vertxbeanstalkd.engine.QueueEngineVerticle;
 import io.github.vertxbeanstalkd.bus.EngineObserver;
@@ -12,6 +14,8 @@ import io.github.vertxbeanstalkd.http.HttpFrontVerticle;
 import io.github.vertxbeanstalkd.http.Readiness;
 import io.github.vertxbeanstalkd.metrics.CommandDurations;
 import io.github.vertxbeanstalkd.metrics.ServerMetrics;
+import io.github.vertxbeanstalkd.persistence.BinlogConfig;
+import io.github.vertxbeanstalkd.persistence.FsyncPolicy;
 import io.github.vertxbeanstalkd.server.TcpServerVerticle;
 import io.github.vertxbeanstalkd.server.TlsCredentials;
 import io.vertx.core.Future;
@@ -103,7 +107,7 @@ public final class BeanstalkServer {
     Future<ServerInfo> gathered = deployed.compose(v -> vertx.executeBlocking(ServerInfo::gather));
     deployed = gathered
         .compose(info -> vertx.deployVerticle(new QueueEngineVerticle(address, info, config.maxJobSizeBytes(),
-            config.binlog(), metrics == null ? EngineObserver.NONE : metrics)
+            binlogConfig(config.binlog()), metrics == null ? EngineObserver.NONE : metrics)
             .withMaxMemory(config.maxMemoryBytes())))
         .onSuccess(ids::add);
     if (tcp != null && config.isWarmUpEnabled()) {
@@ -125,6 +129,17 @@ public final class BeanstalkServer {
           return server;
         })
         .recover(failure -> undeploy(vertx, ids).transform(v -> Future.failedFuture(failure)));
+  }
+
+  /** The binlog's settings in the persistence layer's terms, from the validated {@code binlog} section. */
+  static BinlogConfig binlogConfig(BinlogSection section) {
+    FsyncSetting fsync = section.fsync();
+    FsyncPolicy policy = switch (fsync.mode()) {
+      case ALWAYS -> new FsyncPolicy.Always();
+      case INTERVAL -> new FsyncPolicy.Interval(fsync.intervalMillis());
+      case NEVER -> new FsyncPolicy.Never();
+    };
+    return new BinlogConfig(section.dir(), policy, section.segmentSizeBytes(), section.isRecoverRequested());
   }
 
   /** The TCP port bound (the configured one, or the one picked for port 0); -1 without TCP. */
