@@ -18,6 +18,7 @@ import io.github.vertxbeanstalkd.persistence.BinlogConfig;
 import io.github.vertxbeanstalkd.persistence.FsyncPolicy;
 import io.github.vertxbeanstalkd.server.TcpServerVerticle;
 import io.github.vertxbeanstalkd.server.TlsCredentials;
+import io.github.vertxbeanstalkd.warmup.Rehearsal;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxException;

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The start-up warm-up ({@link Rehearsal}) on the packaged server, started as a user starts it
+ * The start-up warm-up ({@link io.github.vertxbeanstalkd.warmup.Rehearsal}) on the packaged server, started as a user starts it
  * ({@code java @conf/jvm.options -jar target/vertx-beanstalkd.jar}): it runs, the first command is
  * answered quickly, and nothing of it shows, not in stats, ids or tubes, nor in a replayed binlog.
  * The reference for "nothing shows" is a fresh in-process server without a warm-up.
