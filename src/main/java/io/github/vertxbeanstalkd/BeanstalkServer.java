@@ -7,6 +7,7 @@ import io.github.vertxbeanstalkd.bus.LocalCodec;
 import io.github.vertxbeanstalkd.config.BinlogSection;
 import io.github.vertxbeanstalkd.config.FsyncSetting;
 import io.github.vertxbeanstalkd.config.ServerConfig;
+import io.github.vertxbeanstalkd.engine.Clock;
 import io.github.vertxbeanstalkd.engine.QueueEngineVerticle;
 import io.github.vertxbeanstalkd.bus.EngineObserver;
 import io.github.vertxbeanstalkd.engine.ServerInfo;
@@ -83,15 +84,24 @@ public final class BeanstalkServer {
    * binlog is being replayed), then the engine, which replays the binlog, then the protocol fronts.
    */
   public static Future<BeanstalkServer> deploy(Vertx vertx, ServerConfig config) {
+    return deploy(vertx, config, Clock.system());
+  }
+
+  /**
+   * As {@link #deploy(Vertx, ServerConfig)}, with the engine on {@code clock}: its delays, TTRs,
+   * reserve timeouts and the ages in stats and metrics. A test's way to let time pass on demand.
+   */
+  public static Future<BeanstalkServer> deploy(Vertx vertx, ServerConfig config, Clock clock) {
     if (!config.tls().isEnabled()) {
-      return deploy(vertx, config, null);
+      return deploy(vertx, config, clock, null);
     }
     return vertx.executeBlocking(() -> TlsCredentials.load(vertx, config.tls()))
         .recover(e -> Future.failedFuture(new VertxException(e.getMessage(), true)))
-        .compose(tls -> deploy(vertx, config, tls));
+        .compose(tls -> deploy(vertx, config, clock, tls));
   }
 
-  private static Future<BeanstalkServer> deploy(Vertx vertx, ServerConfig config, TlsCredentials tlsCredentials) {
+  private static Future<BeanstalkServer> deploy(Vertx vertx, ServerConfig config, Clock clock,
+      TlsCredentials tlsCredentials) {
     LocalCodec.registerAll(vertx);
     EngineAddress address = EngineAddress.unique();
     List<String> ids = new ArrayList<>();
@@ -108,7 +118,7 @@ public final class BeanstalkServer {
     Future<ServerInfo> gathered = deployed.compose(v -> vertx.executeBlocking(ServerInfo::gather));
     deployed = gathered
         .compose(info -> vertx.deployVerticle(new QueueEngineVerticle(address, info, config.maxJobSizeBytes(),
-            binlogConfig(config.binlog()), metrics == null ? EngineObserver.NONE : metrics)
+            binlogConfig(config.binlog()), metrics == null ? EngineObserver.NONE : metrics, clock)
             .withMaxMemory(config.maxMemoryBytes())))
         .onSuccess(ids::add);
     if (tcp != null && config.isWarmUpEnabled()) {
