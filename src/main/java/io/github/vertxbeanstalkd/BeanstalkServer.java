@@ -4,7 +4,10 @@ import io.github.vertxbeanstalkd.api.BusFrontVerticle;
 import io.github.vertxbeanstalkd.bus.EngineAddress;
 import io.github.vertxbeanstalkd.bus.EngineRequest;
 import io.github.vertxbeanstalkd.bus.LocalCodec;
+import io.github.vertxbeanstalkd.config.BinlogSection;
+import io.github.vertxbeanstalkd.config.FsyncSetting;
 import io.github.vertxbeanstalkd.config.ServerConfig;
+import io.github.vertxbeanstalkd.engine.Clock;
 import io.github.vertxbeanstalkd.engine.QueueEngineVerticle;
 import io.github.vertxbeanstalkd.bus.EngineObserver;
 import io.github.vertxbeanstalkd.engine.ServerInfo;
@@ -12,8 +15,11 @@ import io.github.vertxbeanstalkd.http.HttpFrontVerticle;
 import io.github.vertxbeanstalkd.http.Readiness;
 import io.github.vertxbeanstalkd.metrics.CommandDurations;
 import io.github.vertxbeanstalkd.metrics.ServerMetrics;
+import io.github.vertxbeanstalkd.persistence.BinlogConfig;
+import io.github.vertxbeanstalkd.persistence.FsyncPolicy;
 import io.github.vertxbeanstalkd.server.TcpServerVerticle;
 import io.github.vertxbeanstalkd.server.TlsCredentials;
+import io.github.vertxbeanstalkd.warmup.Rehearsal;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxException;
@@ -78,15 +84,24 @@ public final class BeanstalkServer {
    * binlog is being replayed), then the engine, which replays the binlog, then the protocol fronts.
    */
   public static Future<BeanstalkServer> deploy(Vertx vertx, ServerConfig config) {
+    return deploy(vertx, config, Clock.system());
+  }
+
+  /**
+   * As {@link #deploy(Vertx, ServerConfig)}, with the engine on {@code clock}: its delays, TTRs,
+   * reserve timeouts and the ages in stats and metrics. A test's way to let time pass on demand.
+   */
+  public static Future<BeanstalkServer> deploy(Vertx vertx, ServerConfig config, Clock clock) {
     if (!config.tls().isEnabled()) {
-      return deploy(vertx, config, null);
+      return deploy(vertx, config, clock, null);
     }
     return vertx.executeBlocking(() -> TlsCredentials.load(vertx, config.tls()))
         .recover(e -> Future.failedFuture(new VertxException(e.getMessage(), true)))
-        .compose(tls -> deploy(vertx, config, tls));
+        .compose(tls -> deploy(vertx, config, clock, tls));
   }
 
-  private static Future<BeanstalkServer> deploy(Vertx vertx, ServerConfig config, TlsCredentials tlsCredentials) {
+  private static Future<BeanstalkServer> deploy(Vertx vertx, ServerConfig config, Clock clock,
+      TlsCredentials tlsCredentials) {
     LocalCodec.registerAll(vertx);
     EngineAddress address = EngineAddress.unique();
     List<String> ids = new ArrayList<>();
@@ -103,7 +118,7 @@ public final class BeanstalkServer {
     Future<ServerInfo> gathered = deployed.compose(v -> vertx.executeBlocking(ServerInfo::gather));
     deployed = gathered
         .compose(info -> vertx.deployVerticle(new QueueEngineVerticle(address, info, config.maxJobSizeBytes(),
-            config.binlog(), metrics == null ? EngineObserver.NONE : metrics)
+            binlogConfig(config.binlog()), metrics == null ? EngineObserver.NONE : metrics, clock)
             .withMaxMemory(config.maxMemoryBytes())))
         .onSuccess(ids::add);
     if (tcp != null && config.isWarmUpEnabled()) {
@@ -125,6 +140,17 @@ public final class BeanstalkServer {
           return server;
         })
         .recover(failure -> undeploy(vertx, ids).transform(v -> Future.failedFuture(failure)));
+  }
+
+  /** The binlog's settings in the persistence layer's terms, from the validated {@code binlog} section. */
+  static BinlogConfig binlogConfig(BinlogSection section) {
+    FsyncSetting fsync = section.fsync();
+    FsyncPolicy policy = switch (fsync.mode()) {
+      case ALWAYS -> new FsyncPolicy.Always();
+      case INTERVAL -> new FsyncPolicy.Interval(fsync.intervalMillis());
+      case NEVER -> new FsyncPolicy.Never();
+    };
+    return new BinlogConfig(section.dir(), policy, section.segmentSizeBytes(), section.isRecoverRequested());
   }
 
   /** The TCP port bound (the configured one, or the one picked for port 0); -1 without TCP. */

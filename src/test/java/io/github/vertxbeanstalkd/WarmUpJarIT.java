@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.vertxbeanstalkd.config.ServerConfig;
-import io.github.vertxbeanstalkd.persistence.BinlogConfig;
+import io.github.vertxbeanstalkd.config.BinlogSection;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The start-up warm-up ({@link Rehearsal}) on the packaged server, started as a user starts it
+ * The start-up warm-up ({@link io.github.vertxbeanstalkd.warmup.Rehearsal}) on the packaged server, started as a user starts it
  * ({@code java @conf/jvm.options -jar target/vertx-beanstalkd.jar}): it runs, the first command is
  * answered quickly, and nothing of it shows, not in stats, ids or tubes, nor in a replayed binlog.
  * The reference for "nothing shows" is a fresh in-process server without a warm-up.
@@ -84,7 +84,7 @@ class WarmUpJarIT {
   void theWarmUpAfterAReplayNeitherWritesTheLogNorMovesIds() throws Exception {
     Path dir = tmp.resolve("binlog");
     JsonObject binlog = new JsonObject().put("dir", dir.toString());
-    ServerConfig logged = ServerConfig.forTests().withBinlog(BinlogConfig.fromJson(new JsonObject().put("binlog", binlog)));
+    ServerConfig logged = ServerConfig.forTests().withBinlog(BinlogSection.fromJson(new JsonObject().put("binlog", binlog)));
     BeanstalkServer first = await(BeanstalkServer.deploy(vertx, logged));
     try (TestClient client = TestClient.connect(first.port())) {
       client.send("put 0 0 60 1", "a").expect("INSERTED 1");
@@ -103,7 +103,7 @@ class WarmUpJarIT {
       Map<String, String> atStart = withoutPerProcess(client.stats("stats"));
       client.send("put 0 0 60 1", "d").expect("INSERTED 4");
       Map<String, String> afterPut = withoutPerProcess(client.stats("stats"));
-      ServerConfig fromCopy = logged.withBinlog(BinlogConfig.fromJson(
+      ServerConfig fromCopy = logged.withBinlog(BinlogSection.fromJson(
           new JsonObject().put("binlog", new JsonObject().put("dir", copy.toString()))));
       BeanstalkServer reference = await(BeanstalkServer.deploy(vertx, fromCopy));
       try (TestClient ref = TestClient.connect(reference.port())) {

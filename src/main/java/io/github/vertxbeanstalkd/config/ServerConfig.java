@@ -1,6 +1,5 @@
 package io.github.vertxbeanstalkd.config;
 
-import io.github.vertxbeanstalkd.persistence.BinlogConfig;
 import io.vertx.core.json.JsonObject;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -13,7 +12,7 @@ import java.util.Set;
  * @param isWarmUpEnabled {@code tcp.warmUp}: before the port opens, a throwaway server is put
  *     through the command path over loopback, so that the first client is answered at full speed
  */
-public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogConfig binlog, boolean isTcpEnabled,
+public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSection binlog, boolean isTcpEnabled,
     boolean isWarmUpEnabled, EventBusConfig eventBus, HttpConfig http, boolean isMetricsEnabled,
     long shutdownGraceMillis, int maxConnections, long maxMemoryBytes, TlsConfig tls) {
   public static final String DEFAULT_HOST = "127.0.0.1";
@@ -52,10 +51,10 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
    * no HTTP listener.
    */
   public ServerConfig(String host, int port, int maxJobSizeBytes) {
-    this(host, port, maxJobSizeBytes, BinlogConfig.inMemory());
+    this(host, port, maxJobSizeBytes, BinlogSection.inMemory());
   }
 
-  public ServerConfig(String host, int port, int maxJobSizeBytes, BinlogConfig binlog) {
+  public ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSection binlog) {
     this(host, port, maxJobSizeBytes, binlog, true, true, EventBusConfig.defaults(), HttpConfig.off(), true,
         DEFAULT_SHUTDOWN_GRACE_MILLIS, defaultMaxConnections(), 0, TlsConfig.off());
   }
@@ -69,7 +68,7 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
   /** Every environment variable the configuration reads. */
   public static Set<String> environmentVariables() {
     Set<String> all = new java.util.TreeSet<>(ENVIRONMENT.keySet());
-    all.addAll(BinlogConfig.ENVIRONMENT.keySet());
+    all.addAll(BinlogSection.ENVIRONMENT.keySet());
     all.addAll(TCP_ENVIRONMENT.keySet());
     all.addAll(EventBusConfig.ENVIRONMENT.keySet());
     all.addAll(HttpConfig.ENVIRONMENT.keySet());
@@ -87,7 +86,7 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
     return with(c -> c.maxJobSizeBytes = bytes);
   }
 
-  public ServerConfig withBinlog(BinlogConfig config) {
+  public ServerConfig withBinlog(BinlogSection config) {
     return with(c -> c.binlog = config);
   }
 
@@ -145,7 +144,7 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
     String host;
     int port;
     int maxJobSizeBytes;
-    BinlogConfig binlog;
+    BinlogSection binlog;
     boolean isTcpEnabled;
     boolean isWarmUpEnabled;
     EventBusConfig eventBus;
@@ -212,7 +211,7 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
     long maxMemory = number(merged, "maxMemory", 0, 0, Long.MAX_VALUE);
     ConfigSection tcp = new ConfigSection("tcp", TCP_KEYS, TCP_ENVIRONMENT, json);
     boolean isMetricsEnabled = metricsFlag(json);
-    return new ServerConfig(host, port, maxJobSize, BinlogConfig.fromJson(json), tcp.flag("enabled", true),
+    return new ServerConfig(host, port, maxJobSize, BinlogSection.fromJson(json), tcp.flag("enabled", true),
         tcp.flag("warmUp", true), EventBusConfig.fromJson(json), HttpConfig.fromJson(json, host), isMetricsEnabled,
         graceMillis, maxConnections, maxMemory, TlsConfig.fromJson(json, host));
   }
@@ -241,8 +240,9 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogCon
   }
 
   private static Set<String> sectionKeys() {
-    Set<String> all = new java.util.HashSet<>(BinlogConfig.KEYS);
-    all.addAll(BinlogConfig.ENVIRONMENT.keySet());
+    Set<String> all = new java.util.HashSet<>(
+        ConfigSection.topLevelKeys(BinlogSection.SECTION, BinlogSection.KEYS));
+    all.addAll(BinlogSection.ENVIRONMENT.keySet());
     all.addAll(ConfigSection.topLevelKeys("tcp", TCP_KEYS));
     all.addAll(TCP_ENVIRONMENT.keySet());
     all.addAll(ConfigSection.topLevelKeys(EventBusConfig.SECTION, EventBusConfig.KEYS));

@@ -318,7 +318,7 @@ class EventBusApiTest {
   void aTcpPutWakesAWaitingBusReserve() throws Exception {
     Future<JsonObject> waiting = bus.send("reserve", json("session", "w", "tubes", new JsonArray().add("jobs"),
         "timeout", 5));
-    Thread.sleep(100);
+    awaitWaitingReserves(1);
     try (TestClient tcp = TestClient.connect(server.port())) {
       tcp.send("use jobs").expect("USING jobs");
       tcp.send("put 0 0 60 4", "from").expect("INSERTED 1");
@@ -331,11 +331,17 @@ class EventBusApiTest {
     try (TestClient tcp = TestClient.connect(server.port())) {
       tcp.send("watch jobs").expect("WATCHING 2");
       tcp.send("reserve-with-timeout 5");
-      Thread.sleep(100);
+      awaitWaitingReserves(1);
       put("jobs", "over the bus");
       tcp.expect("RESERVED 1 12", "over the bus");
       tcp.send("delete 1").expect("DELETED");
     }
+  }
+
+  /** Until the engine counts {@code n} reserves waiting: a put that came first would not test the wake-up. */
+  private void awaitWaitingReserves(long n) throws InterruptedException {
+    assertTrue(Bus.eventually(5_000, () -> bus.ok("stats", json()).getLong("current-waiting") == n),
+        () -> "current-waiting never reached " + n + ": " + bus.ok("stats", json()).getLong("current-waiting"));
   }
 
   @Test

@@ -67,7 +67,12 @@ class ClusterSidecarTest {
       tcp.send("delete " + id).expect("DELETED");
       // ...and one put over TCP wakes a reserve that waits over the bus.
       Future<BeanstalkJob> waiting = client.reserve("shared", 10);
-      Thread.sleep(200);
+      // Put only once the reserve waits; a put that came first would not test the wake-up.
+      long reservedAt = System.nanoTime();
+      while (!"1".equals(tcp.stats("stats").get("current-waiting"))) {
+        assertTrue(System.nanoTime() - reservedAt < TimeUnit.SECONDS.toNanos(10), "the bus reserve never waited");
+        Thread.sleep(20);
+      }
       tcp.send("use shared").expect("USING shared");
       tcp.send("put 0 0 60 8", "from tcp").expect("INSERTED " + (id + 1));
       BeanstalkJob job = await(waiting, 15);

@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.vertxbeanstalkd.TestClient;
+import io.github.vertxbeanstalkd.config.FsyncSetting;
 import io.github.vertxbeanstalkd.config.ServerConfig;
-import io.github.vertxbeanstalkd.persistence.FsyncPolicy;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -34,7 +34,7 @@ class CompactionAcrossRestartTest {
 
   @Test
   void releaseChurnIsCompactedAndEveryJobSurvivesTheRestart() throws Exception {
-    ServerConfig config = ServerLife.config(dir, new FsyncPolicy.Never(), SEGMENT_BYTES, false);
+    ServerConfig config = ServerLife.config(dir, FsyncSetting.never(), SEGMENT_BYTES, false);
     List<Long> ids = new ArrayList<>();
     List<String> bodies = new ArrayList<>();
     try (ServerLife server = ServerLife.start(config); TestClient c = TestClient.connect(server.port())) {

@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.vertxbeanstalkd.TestClient;
+import io.github.vertxbeanstalkd.config.BinlogSection;
+import io.github.vertxbeanstalkd.config.FsyncSetting;
 import io.github.vertxbeanstalkd.config.ServerConfig;
-import io.github.vertxbeanstalkd.persistence.BinlogConfig;
-import io.github.vertxbeanstalkd.persistence.FsyncPolicy;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -69,8 +69,8 @@ class DamagedLogStartTest {
     assertTrue(refused.getMessage().contains(segment + " at offset " + frame), refused.getMessage());
     assertTrue(refused.getMessage().contains("binlog.recover"), "says how to start anyway: " + refused.getMessage());
 
-    ServerConfig recover = config.withBinlog(new BinlogConfig(dir, new FsyncPolicy.Always(),
-        BinlogConfig.DEFAULT_SEGMENT_SIZE, true));
+    ServerConfig recover = config.withBinlog(new BinlogSection(dir, FsyncSetting.always(),
+        BinlogSection.DEFAULT_SEGMENT_SIZE, true));
     long highest = bodies.keySet().stream().mapToLong(Long::longValue).max().orElseThrow();
     try (ServerLife server = ServerLife.start(recover); TestClient c = TestClient.connect(server.port())) {
       assertSurvivorsExcept(c, bodies, damagedId);

@@ -1,9 +1,9 @@
 package io.github.vertxbeanstalkd.durability;
 
 import io.github.vertxbeanstalkd.BeanstalkServer;
+import io.github.vertxbeanstalkd.config.BinlogSection;
+import io.github.vertxbeanstalkd.config.FsyncSetting;
 import io.github.vertxbeanstalkd.config.ServerConfig;
-import io.github.vertxbeanstalkd.persistence.BinlogConfig;
-import io.github.vertxbeanstalkd.persistence.FsyncPolicy;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
@@ -30,12 +30,12 @@ final class ServerLife implements AutoCloseable {
     this.port = port;
   }
 
-  static ServerConfig config(Path dir, FsyncPolicy fsync, long segmentSizeBytes, boolean isRecoverRequested) {
-    return ServerConfig.forTests().withBinlog(new BinlogConfig(dir, fsync, segmentSizeBytes, isRecoverRequested));
+  static ServerConfig config(Path dir, FsyncSetting fsync, long segmentSizeBytes, boolean isRecoverRequested) {
+    return ServerConfig.forTests().withBinlog(new BinlogSection(dir, fsync, segmentSizeBytes, isRecoverRequested));
   }
 
   static ServerConfig config(Path dir) {
-    return config(dir, new FsyncPolicy.Always(), BinlogConfig.DEFAULT_SEGMENT_SIZE, false);
+    return config(dir, FsyncSetting.always(), BinlogSection.DEFAULT_SEGMENT_SIZE, false);
   }
 
   /** Deploys on a fresh Vert.x instance that {@link #close()} closes. */

@@ -3,6 +3,7 @@ package io.github.vertxbeanstalkd.server;
 import io.github.vertxbeanstalkd.BeanstalkServer;
 import io.github.vertxbeanstalkd.TestClient;
 import io.github.vertxbeanstalkd.config.ServerConfig;
+import io.github.vertxbeanstalkd.engine.Clock;
 import io.vertx.core.Vertx;
 import io.vertx.junit5.VertxExtension;
 import io.vertx.junit5.VertxTestContext;
@@ -24,10 +25,15 @@ public abstract class DeployedServerTest {
     return ServerConfig.forTests();
   }
 
+  /** The engine's clock; a subclass may move time on demand. */
+  protected Clock clock() {
+    return Clock.system();
+  }
+
   @BeforeEach
   void deploy(Vertx vertx, VertxTestContext ctx) {
     this.vertx = vertx;
-    BeanstalkServer.deploy(vertx, config()).onComplete(ctx.succeeding(s -> {
+    BeanstalkServer.deploy(vertx, config(), clock()).onComplete(ctx.succeeding(s -> {
       server = s;
       port = s.port();
       ctx.completeNow();

@@ -1,4 +1,4 @@
-package io.github.vertxbeanstalkd;
+package io.github.vertxbeanstalkd.warmup;
 
 import java.io.BufferedInputStream;
 import java.io.IOException;

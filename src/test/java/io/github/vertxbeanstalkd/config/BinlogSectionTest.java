@@ -1,4 +1,4 @@
-package io.github.vertxbeanstalkd.persistence;
+package io.github.vertxbeanstalkd.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -10,22 +10,22 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class BinlogConfigTest {
+class BinlogSectionTest {
 
   @Test
   void withoutBinlogKeysJobsStayInMemoryWithBeanstalkdDefaults() {
-    BinlogConfig c = BinlogConfig.fromJson(new JsonObject().put("port", 11300));
+    BinlogSection c = BinlogSection.fromJson(new JsonObject().put("port", 11300));
     assertFalse(c.isEnabled());
-    assertEquals(new FsyncPolicy.Interval(50), c.fsync());
+    assertEquals(FsyncSetting.everyMillis(50), c.fsync());
     assertEquals(10L * 1024 * 1024, c.segmentSizeBytes());
     assertFalse(c.isRecoverRequested());
   }
 
   @Test
   void flatKeysAreRead() {
-    BinlogConfig c = BinlogConfig.fromJson(new JsonObject().put("binlog.dir", "/var/lib/bs")
+    BinlogSection c = BinlogSection.fromJson(new JsonObject().put("binlog.dir", "/var/lib/bs")
         .put("binlog.fsync", "always").put("binlog.segmentSize", 65536).put("binlog.recover", true));
-    assertEquals(new BinlogConfig(Path.of("/var/lib/bs"), new FsyncPolicy.Always(), 65536, true), c);
+    assertEquals(new BinlogSection(Path.of("/var/lib/bs"), FsyncSetting.always(), 65536, true), c);
   }
 
   @Test
@@ -33,8 +33,8 @@ class BinlogConfigTest {
     JsonObject json = new JsonObject()
         .put("binlog", new JsonObject().put("dir", "/a").put("fsync", "never").put("segmentSize", "8192"))
         .put("binlog.dir", "/b");
-    assertEquals(new BinlogConfig(Path.of("/b"), new FsyncPolicy.Never(), 8192, false),
-        BinlogConfig.fromJson(json));
+    assertEquals(new BinlogSection(Path.of("/b"), FsyncSetting.never(), 8192, false),
+        BinlogSection.fromJson(json));
   }
 
   @Test
@@ -42,17 +42,17 @@ class BinlogConfigTest {
     JsonObject json = new JsonObject().put("binlog.dir", "/file").put("binlog.fsync", "always")
         .put("BEANSTALKD_BINLOG_DIR", "/env").put("BEANSTALKD_BINLOG_FSYNC", "250")
         .put("BEANSTALKD_BINLOG_SEGMENT_SIZE", "65536").put("BEANSTALKD_BINLOG_RECOVER", "true");
-    assertEquals(new BinlogConfig(Path.of("/env"), new FsyncPolicy.Interval(250), 65536, true),
-        BinlogConfig.fromJson(json));
+    assertEquals(new BinlogSection(Path.of("/env"), FsyncSetting.everyMillis(250), 65536, true),
+        BinlogSection.fromJson(json));
   }
 
   @Test
   void fsyncTakesAlwaysNeverOrMillisAndZeroMeansAlways() {
-    assertEquals(new FsyncPolicy.Always(), FsyncPolicy.parse("always"));
-    assertEquals(new FsyncPolicy.Never(), FsyncPolicy.parse("never"));
-    assertEquals(new FsyncPolicy.Interval(200), FsyncPolicy.parse(200));
-    assertEquals(new FsyncPolicy.Interval(200), FsyncPolicy.parse("200"));
-    assertEquals(new FsyncPolicy.Always(), FsyncPolicy.parse(0));
+    assertEquals(FsyncSetting.always(), FsyncSetting.parse("always"));
+    assertEquals(FsyncSetting.never(), FsyncSetting.parse("never"));
+    assertEquals(FsyncSetting.everyMillis(200), FsyncSetting.parse(200));
+    assertEquals(FsyncSetting.everyMillis(200), FsyncSetting.parse("200"));
+    assertEquals(FsyncSetting.always(), FsyncSetting.parse(0));
   }
 
   @Test
@@ -75,11 +75,27 @@ class BinlogConfigTest {
 
   @Test
   void keysListsEveryKeyForTheServerConfigCheck() {
-    assertTrue(BinlogConfig.KEYS.containsAll(List.of("binlog.dir", "binlog.fsync", "binlog.segmentSize")));
+    assertTrue(ConfigSection.topLevelKeys(BinlogSection.SECTION, BinlogSection.KEYS)
+        .containsAll(List.of("binlog", "binlog.dir", "binlog.fsync", "binlog.segmentSize", "binlog.recover")));
+  }
+
+  @Test
+  void theServerConfigReadsTheSectionAndKnowsItsKeys() {
+    ServerConfig c = ServerConfig.fromJson(new JsonObject().put("binlog", new JsonObject().put("dir", "/a"))
+        .put("binlog.fsync", "never").put("BEANSTALKD_BINLOG_RECOVER", "true"));
+    assertEquals(new BinlogSection(Path.of("/a"), FsyncSetting.never(), 10L * 1024 * 1024, true), c.binlog());
+    assertTrue(ServerConfig.environmentVariables().containsAll(BinlogSection.ENVIRONMENT.keySet()));
+  }
+
+  @Test
+  void theFsyncSettingReadsAsWritten() {
+    assertEquals("always", FsyncSetting.always().toString());
+    assertEquals("50ms", BinlogSection.DEFAULT_FSYNC.toString());
+    assertEquals("never", FsyncSetting.never().toString());
   }
 
   private static void assertMessage(String message, JsonObject json) {
-    var e = assertThrows(IllegalArgumentException.class, () -> BinlogConfig.fromJson(json));
+    var e = assertThrows(IllegalArgumentException.class, () -> BinlogSection.fromJson(json));
     assertEquals(message, e.getMessage());
   }
 }

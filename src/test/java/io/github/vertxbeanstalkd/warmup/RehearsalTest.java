@@ -1,7 +1,9 @@
-package io.github.vertxbeanstalkd;
+package io.github.vertxbeanstalkd.warmup;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.github.vertxbeanstalkd.BeanstalkServer;
+import io.github.vertxbeanstalkd.TestClient;
 import io.github.vertxbeanstalkd.config.ServerConfig;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -13,7 +15,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** The start-up warm-up in process; {@link WarmUpJarIT} checks the packaged server the same way. */
+/** The start-up warm-up in process; {@link io.github.vertxbeanstalkd.WarmUpJarIT} checks the packaged server the same way. */
 @ExtendWith(VertxExtension.class)
 class RehearsalTest {
   /** Values that differ between two servers: id is random for each. */

@@ -1,4 +1,4 @@
-package io.github.vertxbeanstalkd;
+package io.github.vertxbeanstalkd.warmup;
 
 import io.github.vertxbeanstalkd.bus.EngineAddress;
 import io.github.vertxbeanstalkd.config.ServerConfig;
@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * job ids, counters, tubes and the binlog are untouched, and the rehearsal's port is closed before
  * the real one opens. A failed rehearsal only costs the warm-up: the server starts anyway.
  */
-final class Rehearsal {
+public final class Rehearsal {
   private static final Logger log = LoggerFactory.getLogger(Rehearsal.class);
   private static final String LOOPBACK = "127.0.0.1";
   /**
@@ -41,7 +41,7 @@ final class Rehearsal {
   private Rehearsal() {}
 
   /** Runs the rehearsal; always succeeds, logging a warning when the rehearsal itself failed. */
-  static Future<Void> run(Vertx vertx, ServerInfo info) {
+  public static Future<Void> run(Vertx vertx, ServerInfo info) {
     long startNanos = System.nanoTime();
     EngineAddress address = EngineAddress.unique();
     ServerConfig stage = new ServerConfig(LOOPBACK, 0, ServerConfig.DEFAULT_MAX_JOB_SIZE);
@@ -53,7 +53,7 @@ final class Rehearsal {
         .compose(v -> vertx.deployVerticle(tcp))
         .onSuccess(ids::add)
         .compose(v -> vertx.executeBlocking(() -> RehearsalScript.play(LOOPBACK, tcp.actualPort(), ROUNDS)))
-        .eventually(() -> BeanstalkServer.undeploy(vertx, ids))
+        .eventually(() -> undeploy(vertx, ids))
         .onSuccess(commands -> log.info("warm-up: {} commands in {} ms", commands,
             (System.nanoTime() - startNanos) / 1_000_000))
         .<Void>mapEmpty()
@@ -61,5 +61,15 @@ final class Rehearsal {
           log.warn("warm-up failed, starting without it: {}", failure.toString());
           return Future.succeededFuture();
         });
+  }
+
+  /** Undeploys in reverse order: the TCP front stops before the engine it feeds. */
+  private static Future<Void> undeploy(Vertx vertx, List<String> ids) {
+    Future<Void> done = Future.succeededFuture();
+    for (int i = ids.size() - 1; i >= 0; i--) {
+      String id = ids.get(i);
+      done = done.compose(v -> vertx.undeploy(id));
+    }
+    return done;
   }
 }
