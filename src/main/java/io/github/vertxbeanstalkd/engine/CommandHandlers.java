@@ -14,7 +14,7 @@ final class CommandHandlers extends SessionCommands {
   /** What the handlers work with; {@code yield} and {@code close} reach back into the engine. */
   record Context(Tubes tubes, JobTransitions jobs, MemoryCap memory, CommandCounts counts, Binlog binlog,
       Clock clock, Waiters waiters, StatsDocuments stats, BooleanSupplier isDraining, Runnable yield,
-      Consumer<Session> close) {}
+      Consumer<Session> close, BooleanSupplier acceptsChanges) {}
 
   CommandHandlers(Context context) {
     super(context);
@@ -220,6 +220,10 @@ final class CommandHandlers extends SessionCommands {
    * which only free space; a failed log refuses every change.
    */
   private Reply refusedChange(boolean needsSpace) {
+    if (needsSpace && !c.acceptsChanges().getAsBoolean()) {
+      // REPLICATION.md: whenTooFewStandbys "refuse"; reads, reserves and deletes go on.
+      return Reply.Word.INTERNAL_ERROR;
+    }
     return switch (c.binlog().health()) {
       case WRITING -> null;
       case DISK_FULL -> needsSpace ? Reply.Word.OUT_OF_MEMORY : null;

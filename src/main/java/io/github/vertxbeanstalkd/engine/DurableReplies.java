@@ -14,6 +14,7 @@ import java.util.List;
 final class DurableReplies {
   private final ReplySink sink;
   private final Binlog binlog;
+  private Acknowledgements acks = Acknowledgements.LOCAL;
   private final ArrayList<Session> dirty = new ArrayList<>();
   /** Sessions whose replies wait for the binlog, oldest first. */
   private final ArrayList<Session> awaitingDurable = new ArrayList<>();
@@ -35,13 +36,29 @@ final class DurableReplies {
     }
   }
 
+  /** From now on a reply also waits for {@code acks} (a replicated primary's standbys and lease). */
+  void requireAcknowledgements(Acknowledgements acks) {
+    this.acks = acks;
+  }
+
+  /** False while a replicated primary must refuse changes that need new room (put, release, bury, kick). */
+  boolean acceptsChanges() {
+    return acks.acceptsChanges();
+  }
+
+  /** The highest sequence whose changes clients may hear of: durable here, and acknowledged. */
+  long durableSequence() {
+    return Math.min(binlog.durableSequence(), acks.acknowledgedSequence());
+  }
+
   /** Sends what this turn produced, or holds it until {@code lastSequence} is durable. */
   void flush(long lastSequence) {
+    long durable = durableSequence();
     if (!awaitingDurable.isEmpty()) {
       // Older replies first: the binlog may have moved on before its callback reached us.
-      onDurable(binlog.durableSequence());
+      onDurable(durable);
     }
-    boolean isDurable = lastSequence <= binlog.durableSequence() || binlog.health() == Binlog.Health.FAILED;
+    boolean isDurable = lastSequence <= durable || binlog.health() == Binlog.Health.FAILED;
     for (Session s : dirty) {
       s.outbox.clearDirty();
       if (isDurable && !s.outbox.isAwaitingDurable()) {
@@ -72,10 +89,10 @@ final class DurableReplies {
   }
 
   /**
-   * The binlog failed for good. Replies that waited for it become INTERNAL_ERROR (one for one, so
-   * clients stay in step); from now on nothing waits.
+   * What they waited for will not come (the binlog failed for good, or a primary lost its lock):
+   * replies that waited become INTERNAL_ERROR, one for one, so clients stay in step.
    */
-  void onBinlogFailure() {
+  void failWaiting() {
     for (Session s : awaitingDurable) {
       s.outbox.durableReached();
       s.outbox.failAll();

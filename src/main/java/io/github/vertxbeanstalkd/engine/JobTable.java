@@ -101,6 +101,16 @@ final class JobTable {
     return j;
   }
 
+  /** The ids of every live job, in no order, taken at once. */
+  long[] liveIds() {
+    int[] slots = index.slots();
+    long[] ids = new long[slots.length];
+    for (int i = 0; i < slots.length; i++) {
+      ids[i] = id(slots[i]);
+    }
+    return ids;
+  }
+
   /** The slot of the job with that id, or {@link #NONE}. */
   int find(long id) {
     return index.get(id);

@@ -34,6 +34,7 @@ final class JobTransitions {
   private long jobTimeouts;
   /** The sequence of the latest record appended; replies wait until the log has made it durable. */
   private long lastSequence;
+  private ChangeStream changes = ChangeStream.NONE;
 
   JobTransitions(JobTable table, Tubes tubes, Sessions sessions, ReadyListener listener, Binlog binlog, Clock clock) {
     this.table = table;
@@ -126,31 +127,86 @@ final class JobTransitions {
   void restore(RecoveredLog recovered, long now) {
     long wallNow = clock.epochMillis();
     for (BinlogRecord.JobSnapshot snap : recovered.jobs()) {
-      Tube tube = tubes.getOrCreate(snap.tube());
-      long createdNanos = now - Math.max(0, wallNow - snap.createdEpochMillis()) * 1_000_000;
-      int j = table.add(snap.id(), tube.index, snap.body(), createdNanos, snap.priority(), snap.delaySeconds(),
-          snap.ttrSeconds());
-      JobCounters c = snap.counters();
-      table.setCounters(j, c.reserves(), c.timeouts(), c.releases(), c.buries(), c.kicks());
-      tube.countJob();
-      totalJobs++;
-      nextJobId = Math.max(nextJobId, snap.id() + 1);
-      switch (snap.state()) {
-        case DELAYED -> {
-          // A delayed job keeps its wall-clock deadline; one that passed while we were down is due now.
-          table.setState(j, JobState.DELAYED);
-          table.setDeadlineNanos(j, now + Math.max(0, snap.readyAtEpochMillis() - wallNow) * 1_000_000);
-          tube.addDelayed(j);
-          deadlines.add(j);
-        }
-        case BURIED -> {
-          table.setState(j, JobState.BURIED);
-          tube.addBuried(j);
-        }
-        default -> makeReady(j, now);
-      }
+      place(snap, now, wallNow, true);
     }
     nextJobId = Math.max(nextJobId, recovered.nextJobId());
+  }
+
+  /**
+   * A standby applies a primary's record: the job becomes what {@code snap} says (replacing the one
+   * of that id, if any), and the record goes to this node's own log as it came.
+   */
+  void replace(BinlogRecord.JobSnapshot snap, BinlogRecord record, long now) {
+    boolean isNew = !forget(snap.id());
+    place(snap, now, clock.epochMillis(), isNew);
+    log(record);
+  }
+
+  /** A standby applies a primary's delete: the job goes, unlogged but for the record itself. */
+  void forgetLogged(long id, BinlogRecord record) {
+    forget(id);
+    log(record);
+  }
+
+  /** A standby applies a primary's high-water mark: ids continue above it after a promotion. */
+  void raiseNextJobId(long floor, BinlogRecord record) {
+    nextJobId = Math.max(nextJobId, floor);
+    log(record);
+  }
+
+  /** What the job is now, as a log snapshot (its body copied out of the store). */
+  BinlogRecord.JobSnapshot snapshotOf(int j, long now) {
+    return snapshot(j, now, table.body(j));
+  }
+
+  /**
+   * The job of that id goes from every structure without a log record (a standby's jobs are never
+   * reserved by a live session); false when there was none.
+   */
+  private boolean forget(long id) {
+    int j = table.find(id);
+    if (j == JobTable.NONE) {
+      return false;
+    }
+    switch (table.state(j)) {
+      case READY -> unReady(j);
+      case RESERVED -> unreserve(j);
+      case DELAYED -> unDelay(j);
+      case BURIED -> unBury(j);
+    }
+    Tube tube = tubeOf(j);
+    table.remove(j);
+    tubes.deleteIfUnused(tube);
+    return true;
+  }
+
+  /** Puts a job the log describes into every structure, without logging it; a new one is counted. */
+  private void place(BinlogRecord.JobSnapshot snap, long now, long wallNow, boolean isNew) {
+    Tube tube = tubes.getOrCreate(snap.tube());
+    long createdNanos = now - Math.max(0, wallNow - snap.createdEpochMillis()) * 1_000_000;
+    int j = table.add(snap.id(), tube.index, snap.body(), createdNanos, snap.priority(), snap.delaySeconds(),
+        snap.ttrSeconds());
+    JobCounters c = snap.counters();
+    table.setCounters(j, c.reserves(), c.timeouts(), c.releases(), c.buries(), c.kicks());
+    if (isNew) {
+      tube.countJob();
+      totalJobs++;
+    }
+    nextJobId = Math.max(nextJobId, snap.id() + 1);
+    switch (snap.state()) {
+      case DELAYED -> {
+        // A delayed job keeps its wall-clock deadline; one that passed while we were down is due now.
+        table.setState(j, JobState.DELAYED);
+        table.setDeadlineNanos(j, now + Math.max(0, snap.readyAtEpochMillis() - wallNow) * 1_000_000);
+        tube.addDelayed(j);
+        deadlines.add(j);
+      }
+      case BURIED -> {
+        table.setState(j, JobState.BURIED);
+        tube.addBuried(j);
+      }
+      default -> makeReady(j, now);
+    }
   }
 
   /** A delayed job's time has come, or a reserved job's TTR ran out. */
@@ -251,6 +307,12 @@ final class JobTransitions {
     if (sequence > lastSequence) {
       lastSequence = sequence;
     }
+    changes.appended(sequence, r);
+  }
+
+  /** From now on every logged change is also handed to {@code stream} (a primary's standbys). */
+  void streamChangesTo(ChangeStream stream) {
+    this.changes = stream;
   }
 
   private BinlogRecord.JobSnapshot snapshot(int j, long now, byte[] body) {

@@ -30,8 +30,17 @@ final class MemoryCap {
     return maxBytes;
   }
 
-  void limit(long bytes) {
-    maxBytes = bytes;
+  /**
+   * The cap: {@code bytes}, or {@code defaultShare} of the store's limit when 0. Throws
+   * IllegalArgumentException when {@code bytes} is more than the store can hold.
+   */
+  void limit(long bytes, long storeLimit, double defaultShare) {
+    if (bytes > storeLimit) {
+      throw new IllegalArgumentException("config: 'maxMemory' is " + bytes + " bytes, more than the job store "
+          + "can hold here (" + storeLimit + " bytes, 3/4 of the JVM's direct memory); raise -XX:MaxDirectMemorySize"
+          + " or lower maxMemory");
+    }
+    maxBytes = bytes > 0 ? bytes : (long) (storeLimit * defaultShare);
   }
 
   /** Job data plus the price of every tube, watch and session. */

@@ -42,6 +42,7 @@ public final class QueueEngine {
   private final DurableReplies replies;
   private final Compaction compaction;
   private final StatsDocuments stats;
+  private final LogShipping shipping;
   private boolean hasCompactionBacklog;
   private boolean isDraining;
 
@@ -70,9 +71,11 @@ public final class QueueEngine {
     this.stats = new StatsDocuments(info, clock.nanos(), maxJobSizeBytes, jobs, tubes, sessions, memory, counts,
         binlog, this::isDraining, clock);
     CommandHandlers handlers = new CommandHandlers(new CommandHandlers.Context(tubes, jobs, memory, counts, binlog,
-        clock, waiters, stats, this::isDraining, () -> this.turns.requestYield(), this::closeSession));
+        clock, waiters, stats, this::isDraining, () -> this.turns.requestYield(), this::closeSession,
+        replies::acceptsChanges));
     this.turns = new Turns(handlers, tubes, replies::add);
     this.compaction = new Compaction(binlog, jobs);
+    this.shipping = new LogShipping(jobs, replies, table, clock, this::runAndFlush);
     RecoveredLog recovered = binlog.takeRecovered();
     jobs.restore(recovered, clock.nanos());
     if (!recovered.jobs().isEmpty()) {
@@ -108,10 +111,7 @@ public final class QueueEngine {
     runAndFlush();
   }
 
-  /**
-   * BEHAVIOURS.md 1: the client half-closed. A reserve it is blocked in answers TIMED_OUT, and
-   * nothing queued behind it runs, since the session ends next.
-   */
+  /** BEHAVIOURS.md 1: the client half-closed: a reserve it waits in answers TIMED_OUT, the rest is dropped. */
   public void endInput(SessionKey key) {
     Session s = sessions.get(key);
     if (s != null && s.isWaiting()) {
@@ -210,7 +210,14 @@ public final class QueueEngine {
   /** The binlog failed for good: waiting replies become INTERNAL_ERROR; changes are refused from now on. */
   public void onBinlogFailure(Throwable cause) {
     log.error("binlog failed: no change is acknowledged from now on", cause);
-    replies.onBinlogFailure();
+    replies.failWaiting();
+  }
+
+  // ---------------------------------------------------------------- replication
+
+  /** The engine's side of log shipping: a primary's stream and acknowledgements, a standby's copy. */
+  public LogShipping shipping() {
+    return shipping;
   }
 
   // ---------------------------------------------------------------- server-wide
@@ -235,13 +242,7 @@ public final class QueueEngine {
    * when {@code maxBytes} is more than the job store can hold.
    */
   public void limitMemory(long maxBytes) {
-    long storeLimit = table.memory().limitBytes();
-    if (maxBytes > storeLimit) {
-      throw new IllegalArgumentException("config: 'maxMemory' is " + maxBytes + " bytes, more than the job store "
-          + "can hold here (" + storeLimit + " bytes, 3/4 of the JVM's direct memory); raise -XX:MaxDirectMemorySize"
-          + " or lower maxMemory");
-    }
-    memory.limit(maxBytes > 0 ? maxBytes : (long) (storeLimit * DEFAULT_MAX_MEMORY_SHARE));
+    memory.limit(maxBytes, table.memory().limitBytes(), DEFAULT_MAX_MEMORY_SHARE);
   }
 
   /** The job store's memory to the byte: pages of records and bodies, the id index, the heaps. */
@@ -259,7 +260,7 @@ public final class QueueEngine {
     table.trim();
   }
 
-  /** Frees the job store's off-heap memory; the engine must not be used again. */
+  /** Frees the job store's off-heap memory; never used again. */
   public void close() {
     jobs.close();
     tubes.close();

@@ -151,13 +151,14 @@ public final class Binlog {
 
   /**
    * Queues {@code r}; returns its sequence, to be compared with {@link #durableSequence()}. In memory
-   * only, returns 0 (always durable).
+   * only, records are numbered all the same (a replicated primary waits for its standbys by them)
+   * and always durable.
    *
    * @throws IllegalStateException once the log has {@link Health#FAILED}
    */
   public long append(BinlogRecord r) {
     if (writer == null) {
-      return 0;
+      return nextSequence++;
     }
     if (health == Health.FAILED || isClosed) {
       throw new IllegalStateException(

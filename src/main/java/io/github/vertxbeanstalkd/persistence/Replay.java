@@ -179,21 +179,31 @@ public final class Replay {
     if (l == null || r instanceof Delete) {
       return;
     }
-    JobSnapshot j = l.job;
-    if (r instanceof Release rel) {
-      SnapshotState state = rel.delaySeconds() == 0 ? SnapshotState.READY : SnapshotState.DELAYED;
-      l.job = j.withChange(state, rel.priority(), rel.delaySeconds(),
-          state == SnapshotState.DELAYED ? rel.readyAtEpochMillis() : 0, rel.counters());
-    } else if (r instanceof Bury b) {
-      l.job = j.withChange(SnapshotState.BURIED, b.priority(), j.delaySeconds(), 0, b.counters());
-    } else if (r instanceof Kick k) {
-      l.job = j.withChange(SnapshotState.READY, j.priority(), j.delaySeconds(), 0, k.counters());
-    } else if (r instanceof Reserve res) {
-      l.job = j.withChange(SnapshotState.READY, j.priority(), j.delaySeconds(), 0, res.counters());
-    }
+    l.job = changed(l.job, r);
   }
 
-  private static long idOf(BinlogRecord r) {
+  /**
+   * What a job is after a change record of it (release, bury, kick, reserve): the one meaning of
+   * the log's records, for a replay and for a standby that applies a primary's records as they come.
+   * A reserve-job of a delayed or buried job comes back ready, as after a restart.
+   */
+  public static JobSnapshot changed(JobSnapshot j, BinlogRecord r) {
+    if (r instanceof Release rel) {
+      SnapshotState state = rel.delaySeconds() == 0 ? SnapshotState.READY : SnapshotState.DELAYED;
+      return j.withChange(state, rel.priority(), rel.delaySeconds(),
+          state == SnapshotState.DELAYED ? rel.readyAtEpochMillis() : 0, rel.counters());
+    } else if (r instanceof Bury b) {
+      return j.withChange(SnapshotState.BURIED, b.priority(), j.delaySeconds(), 0, b.counters());
+    } else if (r instanceof Kick k) {
+      return j.withChange(SnapshotState.READY, j.priority(), j.delaySeconds(), 0, k.counters());
+    } else if (r instanceof Reserve res) {
+      return j.withChange(SnapshotState.READY, j.priority(), j.delaySeconds(), 0, res.counters());
+    }
+    throw new IllegalArgumentException("not a change of a job: " + r);
+  }
+
+  /** The id of the job a change or delete record names. */
+  public static long idOf(BinlogRecord r) {
     if (r instanceof Delete d) {
       return d.id();
     } else if (r instanceof Release rel) {

@@ -107,6 +107,26 @@ public final class SlotIndex {
     }
   }
 
+  /** Every slot in the index, in no order: one pass over both tables while a resize runs. */
+  public int[] slots() {
+    int[] slots = new int[size];
+    int n = collect(table, buckets, slots, 0);
+    if (old != null) {
+      n = collect(old, oldBuckets, slots, n);
+    }
+    return n == slots.length ? slots : java.util.Arrays.copyOf(slots, n);
+  }
+
+  private static int collect(ByteBuffer t, int count, int[] into, int n) {
+    for (int i = 0; i < count && n < into.length; i++) {
+      int v = t.getInt(i << 2);
+      if (v != EMPTY && v != MOVED) {
+        into[n++] = v - 1;
+      }
+    }
+    return n;
+  }
+
   public void close() {
     memory.free(table);
     table = null;

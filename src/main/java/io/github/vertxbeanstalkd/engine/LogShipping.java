@@ -1,0 +1,94 @@
+package io.github.vertxbeanstalkd.engine;
+
+import io.github.vertxbeanstalkd.persistence.BinlogRecord;
+import io.github.vertxbeanstalkd.persistence.Replay;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A replicated engine's side of log shipping. A primary hands every logged change to a
+ * {@link ChangeStream} and holds each reply until its {@link Acknowledgements} allow it; a
+ * standby applies the primary's records, in order, to its jobs and its own binlog, so that a
+ * promotion needs no replay. A record means here what it means in a replay ({@link Replay#changed}):
+ * jobs reserved on the primary are ready here, as after a restart. Engine thread only.
+ */
+public final class LogShipping {
+  private final JobTransitions jobs;
+  private final DurableReplies replies;
+  private final JobTable table;
+  private final Clock clock;
+  private final Runnable afterWork;
+
+  LogShipping(JobTransitions jobs, DurableReplies replies, JobTable table, Clock clock, Runnable afterWork) {
+    this.jobs = jobs;
+    this.replies = replies;
+    this.table = table;
+    this.clock = clock;
+    this.afterWork = afterWork;
+  }
+
+  /** A primary: every logged change also goes to {@code stream}, and replies wait for {@code acks}. */
+  public void replicateTo(ChangeStream stream, Acknowledgements acks) {
+    jobs.streamChangesTo(stream);
+    replies.requireAcknowledgements(acks);
+  }
+
+  /** What the {@link Acknowledgements} allow has moved on: replies that waited for it may leave. */
+  public void onAcknowledged() {
+    replies.onDurable(replies.durableSequence());
+  }
+
+  /** What changes waited for will not come (the lock is lost): their replies answer INTERNAL_ERROR. */
+  public void failUnacknowledged() {
+    replies.failWaiting();
+  }
+
+  /** The binlog sequence of the latest change logged. */
+  public long lastSequence() {
+    return jobs.lastSequence();
+  }
+
+  /**
+   * The ids of every live job, taken at once: a new standby's copy is their snapshots
+   * ({@link #snapshotsOf}) followed by every change logged after this call.
+   */
+  public long[] liveJobIds() {
+    return table.liveIds();
+  }
+
+  /** Log snapshots of the jobs {@code ids[from..to)} that still live; one gone since was deleted in the stream. */
+  public List<BinlogRecord.JobSnapshot> snapshotsOf(long[] ids, int from, int to) {
+    List<BinlogRecord.JobSnapshot> snapshots = new ArrayList<>(to - from);
+    long now = clock.nanos();
+    for (int i = from; i < to; i++) {
+      int j = table.find(ids[i]);
+      if (j != JobTable.NONE) {
+        snapshots.add(jobs.snapshotOf(j, now));
+      }
+    }
+    return snapshots;
+  }
+
+  /** A standby applies a primary's records, in order, to its jobs and to its own binlog. */
+  public void apply(List<BinlogRecord> records) {
+    long now = clock.nanos();
+    for (BinlogRecord r : records) {
+      if (r instanceof BinlogRecord.HighWater h) {
+        jobs.raiseNextJobId(h.nextJobId(), r);
+      } else if (r instanceof BinlogRecord.JobSnapshot snap) {
+        jobs.replace(snap, r, now);
+      } else if (r instanceof BinlogRecord.Delete d) {
+        jobs.forgetLogged(d.id(), r);
+      } else {
+        int j = jobs.get(Replay.idOf(r));
+        if (j == JobTable.NONE) {
+          // A change of a job this copy does not hold was superseded, as in a replay.
+          jobs.raiseNextJobId(Replay.idOf(r) + 1, r);
+        } else {
+          jobs.replace(Replay.changed(jobs.snapshotOf(j, now), r), r, now);
+        }
+      }
+    }
+    afterWork.run();
+  }
+}

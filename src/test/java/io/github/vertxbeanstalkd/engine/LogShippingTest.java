@@ -1,0 +1,158 @@
+package io.github.vertxbeanstalkd.engine;
+
+import static io.github.vertxbeanstalkd.engine.Commands.bury;
+import static io.github.vertxbeanstalkd.engine.Commands.delete;
+import static io.github.vertxbeanstalkd.engine.Commands.kickJob;
+import static io.github.vertxbeanstalkd.engine.Commands.put;
+import static io.github.vertxbeanstalkd.engine.Commands.release;
+import static io.github.vertxbeanstalkd.engine.Commands.reserveJob;
+import static io.github.vertxbeanstalkd.engine.Commands.use;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.vertxbeanstalkd.persistence.BinlogRecord;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Log shipping between two engines on fake clocks: what a primary logs, a standby applies, and the
+ * standby then holds the same jobs as a restart of the primary would (reserved ones ready); a
+ * standby that joins late copies the live jobs, then follows; a primary's replies wait for its
+ * acknowledgements.
+ */
+class LogShippingTest {
+  private final EngineFixture primary = new EngineFixture();
+  private final List<BinlogRecord> shipped = new ArrayList<>();
+  private long acknowledged = Long.MAX_VALUE;
+
+  private void replicate() {
+    primary.engine.shipping().replicateTo((sequence, record) -> shipped.add(record), () -> acknowledged);
+  }
+
+  private void ship(EngineFixture standby) {
+    standby.engine.shipping().apply(new ArrayList<>(shipped));
+    shipped.clear();
+  }
+
+  @Test
+  void aStandbyHoldsWhatARestartOfThePrimaryWouldHold() {
+    replicate();
+    EngineFixture standby = new EngineFixture();
+    Random random = new Random(7);
+    Session producer = primary.open();
+    Session worker = primary.open();
+    long lastId = 0;
+    for (int step = 0; step < 3_000; step++) {
+      int kind = random.nextInt(10);
+      long id = 1 + random.nextInt((int) Math.max(1, lastId));
+      if (kind < 4) {
+        primary.send(producer, use("t" + random.nextInt(3)));
+        String reply = primary.one(producer, put(random.nextInt(5), random.nextInt(3), 60, "job-" + step));
+        lastId = Long.parseLong(reply.substring("INSERTED ".length()));
+      } else if (kind == 4) {
+        primary.send(worker, reserveJob(id));
+      } else if (kind == 5) {
+        primary.send(worker, release(id, random.nextInt(5), random.nextInt(2)));
+      } else if (kind == 6) {
+        primary.send(worker, bury(id, random.nextInt(5)));
+      } else if (kind == 7) {
+        primary.send(producer, kickJob(id));
+      } else if (kind == 8) {
+        primary.send(random.nextBoolean() ? worker : producer, delete(id));
+      } else {
+        primary.passMillis(300);
+        standby.passMillis(300);
+      }
+      if (step % 50 == 0) {
+        ship(standby);
+      }
+    }
+    ship(standby);
+    // Delays are absolute: once the longest (2 s) is over on both clocks, both agree whatever
+    // moment each copy was made at.
+    primary.passSeconds(3);
+    standby.passSeconds(3);
+    assertSameJobs(primary, standby, lastId);
+  }
+
+  @Test
+  void aStandbyThatJoinsLateCopiesTheLiveJobsThenFollows() {
+    replicate();
+    Session producer = primary.open();
+    for (int i = 0; i < 300; i++) {
+      primary.send(producer, put(i % 7, i % 3 == 0 ? 1 : 0, 60, "early-" + i));
+    }
+    shipped.clear();
+    EngineFixture late = new EngineFixture();
+    long[] ids = primary.engine.shipping().liveJobIds();
+    // Changes while the copy is under way go into the stream, after the copy's first part.
+    List<BinlogRecord> copy = new ArrayList<>(primary.engine.shipping().snapshotsOf(ids, 0, ids.length / 2));
+    primary.send(producer, delete(ids[0]), delete(ids[ids.length - 1]), put("late"));
+    copy.addAll(primary.engine.shipping().snapshotsOf(ids, ids.length / 2, ids.length));
+    late.engine.shipping().apply(copy);
+    ship(late);
+    assertSameJobs(primary, late, 301);
+  }
+
+  @Test
+  void aReplyWaitsForItsAcknowledgement() {
+    acknowledged = 0;
+    replicate();
+    Session producer = primary.open();
+    primary.engine.submit(producer.key, List.of(put("x")), io.github.vertxbeanstalkd.bus.Scope.NONE);
+    assertEquals(List.of(), primary.take(producer), "no reply before a standby acknowledged");
+    acknowledged = primary.engine.shipping().lastSequence();
+    primary.engine.shipping().onAcknowledged();
+    assertEquals(List.of("INSERTED 1"), primary.take(producer));
+  }
+
+  @Test
+  void repliesThatWillNeverBeAcknowledgedAnswerInternalError() {
+    acknowledged = 0;
+    replicate();
+    Session producer = primary.open();
+    primary.engine.submit(producer.key, List.of(put("x"), put("y")), io.github.vertxbeanstalkd.bus.Scope.NONE);
+    primary.engine.shipping().failUnacknowledged();
+    assertEquals(List.of("INTERNAL_ERROR", "INTERNAL_ERROR"), primary.take(producer));
+  }
+
+  @Test
+  void idsContinueAboveEveryIdTheStandbySaw() {
+    replicate();
+    EngineFixture standby = new EngineFixture();
+    Session producer = primary.open();
+    primary.send(producer, put("a"), put("b"), delete(2));
+    ship(standby);
+    Session after = standby.open();
+    assertEquals("INSERTED 3", standby.one(after, put("c")));
+  }
+
+  /** Every id up to {@code lastId}: present on both or neither, with the same tube, priority, body and state. */
+  private static void assertSameJobs(EngineFixture primary, EngineFixture standby, long lastId) {
+    int live = 0;
+    for (long id = 1; id <= lastId; id++) {
+      Session lookP = primary.open();
+      Session lookS = standby.open();
+      String onPrimary = primary.one(lookP, Commands.peek(id));
+      String onStandby = standby.one(lookS, Commands.peek(id));
+      assertEquals(onPrimary, onStandby, "job " + id);
+      if (onPrimary.startsWith("FOUND")) {
+        live++;
+        Map<String, String> p = primary.statsJob(id);
+        Map<String, String> s = standby.statsJob(id);
+        // The counters are those of the job's last logged change: a reserve of a ready job is not logged.
+        for (String key : List.of("tube", "pri", "delay", "ttr")) {
+          assertEquals(p.get(key), s.get(key), key + " of job " + id);
+        }
+        String expected = p.get("state").equals("reserved") ? "ready" : p.get("state");
+        assertEquals(expected, s.get("state"), "state of job " + id);
+      }
+    }
+    assertTrue(live > 0, "the scenario left live jobs to compare");
+    assertFalse(standby.stats().get("current-jobs-reserved").equals("1"));
+  }
+}
