@@ -1,0 +1,26 @@
+package io.github.vertxbeanstalkd.bus;
+
+/**
+ * Where this node stands in its replication group (shared/spec/REPLICATION.md), for /healthz,
+ * /readyz, the metrics and the logs. Immutable; {@link GroupStatus} holds the current one.
+ *
+ * @param role {@code primary}, {@code standby} or {@code syncing}
+ * @param term the fencing token of the group's lock this node last saw (0: none yet)
+ * @param standbys on a primary, the standbys that are caught up
+ * @param isDegraded on a primary, fewer caught-up standbys than minAcks, so changes are
+ *     acknowledged on the primary alone (whenTooFewStandbys "serve") or refused ("refuse")
+ * @param lagBytes on a standby, the bytes of records the primary has logged that it has not applied
+ * @param isFencingSafe false in Hazelcast's "unsafe mode" (fewer than three CP members)
+ * @param failovers how many times this node became primary after another
+ * @param servesProtocol its TCP port serves the queue (a primary; a forwarding standby)
+ */
+public record GroupState(String role, long term, int standbys, boolean isDegraded, long lagBytes,
+    boolean isFencingSafe, long failovers, boolean servesProtocol) {
+  public static final String PRIMARY = "primary";
+  public static final String STANDBY = "standby";
+  public static final String SYNCING = "syncing";
+
+  public boolean isPrimary() {
+    return PRIMARY.equals(role);
+  }
+}
