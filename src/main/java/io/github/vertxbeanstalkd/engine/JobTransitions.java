@@ -4,7 +4,9 @@ import io.github.vertxbeanstalkd.persistence.Binlog;
 import io.github.vertxbeanstalkd.persistence.BinlogRecord;
 import io.github.vertxbeanstalkd.persistence.JobCounters;
 import io.github.vertxbeanstalkd.persistence.RecoveredLog;
+import io.github.vertxbeanstalkd.persistence.SnapshotBody;
 import io.github.vertxbeanstalkd.persistence.SnapshotState;
+import io.github.vertxbeanstalkd.protocol.JobBytes;
 import io.github.vertxbeanstalkd.protocol.JobState;
 import io.github.vertxbeanstalkd.protocol.Reply;
 import io.github.vertxbeanstalkd.store.SlotHeap;
@@ -105,8 +107,9 @@ final class JobTransitions {
    * A new job. Throws {@link OutOfMemoryError}, with nothing stored or logged, when the job store
    * has no room for it.
    */
-  void store(long id, Tube tube, byte[] body, long now, int priority, int delaySeconds, int ttrSeconds) {
-    int j = table.add(id, tube.index, body, now, priority, delaySeconds, ttrSeconds);
+  void store(long id, Tube tube, JobBytes bytes, long now, int priority, int delaySeconds, int ttrSeconds) {
+    PutBody body = new PutBody(bytes);
+    int j = table.add(id, tube.index, bytes.length(), body, now, priority, delaySeconds, ttrSeconds);
     tube.countJob();
     totalJobs++;
     if (delaySeconds != 0) {
@@ -119,7 +122,7 @@ final class JobTransitions {
 
   /** Compaction: writes a live job again, whole, so that older segments can go. */
   void migrate(int j, long now) {
-    log(snapshot(j, now, table.body(j)));
+    log(snapshot(j, now, SnapshotBody.of(table.body(j))));
   }
 
   /** Rebuilds every job the binlog replayed, without logging them again (BEHAVIOURS.md flags: -b). */
@@ -128,8 +131,12 @@ final class JobTransitions {
     for (BinlogRecord.JobSnapshot snap : recovered.jobs()) {
       Tube tube = tubes.getOrCreate(snap.tube());
       long createdNanos = now - Math.max(0, wallNow - snap.createdEpochMillis()) * 1_000_000;
-      int j = table.add(snap.id(), tube.index, snap.body(), createdNanos, snap.priority(), snap.delaySeconds(),
-          snap.ttrSeconds());
+      SnapshotBody body = snap.body();
+      int j = body instanceof SnapshotBody.Bytes bytes
+          ? table.add(snap.id(), tube.index, bytes.array(), createdNanos, snap.priority(), snap.delaySeconds(),
+              snap.ttrSeconds())
+          : table.add(snap.id(), tube.index, body.length(), body::copyTo, createdNanos, snap.priority(),
+              snap.delaySeconds(), snap.ttrSeconds());
       JobCounters c = snap.counters();
       table.setCounters(j, c.reserves(), c.timeouts(), c.releases(), c.buries(), c.kicks());
       tube.countJob();
@@ -253,7 +260,7 @@ final class JobTransitions {
     }
   }
 
-  private BinlogRecord.JobSnapshot snapshot(int j, long now, byte[] body) {
+  private BinlogRecord.JobSnapshot snapshot(int j, long now, SnapshotBody body) {
     SnapshotState state = switch (table.state(j)) {
       case DELAYED -> SnapshotState.DELAYED;
       case BURIED -> SnapshotState.BURIED;
