@@ -43,9 +43,12 @@ final class CommandReader {
   private Mode mode = Mode.LINE;
   private boolean isPaused;
 
-  /** The line so far; bytes past its capacity are counted in {@link #lineLength}, not kept. */
-  private final byte[] line = new byte[CommandParser.MAX_LINE_BYTES];
-  /** Bytes of the line so far, CR included, up to one more than {@link #line} holds. */
+  /** The line so far, CR included: at most 222 bytes and the CR (BEHAVIOURS.md 1). */
+  private final byte[] line = new byte[CommandParser.MAX_LINE_BYTES - 1];
+  /**
+   * Bytes of the line so far, CR included; {@link CommandParser#MAX_LINE_BYTES} once the line is
+   * too long, whose bytes are then dropped, not kept, until its CR LF.
+   */
   private int lineLength;
   /** The line's last byte so far is a CR, so an LF now ends it (a bare LF does not). */
   private boolean isCrLast;
@@ -73,7 +76,7 @@ final class CommandReader {
 
   /** Input not yet turned into commands: read ahead while paused, or a partial line. */
   long heldBytes() {
-    return input.bytes() + Math.min(lineLength, line.length);
+    return input.bytes() + (lineLength < CommandParser.MAX_LINE_BYTES ? lineLength : 0);
   }
 
   boolean isPaused() {
@@ -144,7 +147,7 @@ final class CommandReader {
       if (lineLength < line.length) {
         line[lineLength++] = b;
       } else {
-        lineLength = line.length + 1; // over the limit: counted no further, nothing kept
+        lineLength = CommandParser.MAX_LINE_BYTES; // the 224th byte without a CR LF: dropped
       }
       isCrLast = b == '\r';
     }
