@@ -52,7 +52,7 @@ final class CommandHandlers extends SessionCommands {
     if (refused != null) {
       return refused;
     }
-    if (!c.memory().admits(table.roomFor(cmd.body().length))) {
+    if (!c.memory().admits(table.roomFor(cmd.body().length()))) {
       // maxMemory: this job would pass the cap; every command that frees memory still works.
       return Reply.Word.OUT_OF_MEMORY;
     }

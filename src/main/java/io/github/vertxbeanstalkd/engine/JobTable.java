@@ -67,7 +67,18 @@ final class JobTable {
    * nothing stored, when the off-heap memory is exhausted.
    */
   int add(long id, int tube, byte[] body, long createdNanos, int priority, int delaySeconds, int ttrSeconds) {
-    long bodyRef = bodies.store(body);
+    return add(id, tube, bodies.store(body), body.length, createdNanos, priority, delaySeconds, ttrSeconds);
+  }
+
+  /** A new job whose body of {@code bodyLength} bytes {@code body} writes straight into the store. */
+  int add(long id, int tube, int bodyLength, BodyStore.Writer body, long createdNanos, int priority,
+      int delaySeconds, int ttrSeconds) {
+    return add(id, tube, bodies.store(bodyLength, body), bodyLength, createdNanos, priority, delaySeconds,
+        ttrSeconds);
+  }
+
+  private int add(long id, int tube, long bodyRef, int bodyLength, long createdNanos, int priority,
+      int delaySeconds, int ttrSeconds) {
     int j;
     try {
       j = records.allocate();
@@ -81,7 +92,7 @@ final class JobTable {
     r.putLong(at + CREATED_NANOS, createdNanos);
     r.putLong(at + DEADLINE_NANOS, 0);
     r.putLong(at + BODY_REF, bodyRef);
-    r.putInt(at + BODY_LENGTH, body.length);
+    r.putInt(at + BODY_LENGTH, bodyLength);
     r.putInt(at + PRIORITY, priority);
     r.putInt(at + DELAY_SECONDS, delaySeconds);
     r.putInt(at + TTR_SECONDS, ttrSeconds);

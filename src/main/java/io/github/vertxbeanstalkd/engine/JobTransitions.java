@@ -4,7 +4,9 @@ import io.github.vertxbeanstalkd.persistence.Binlog;
 import io.github.vertxbeanstalkd.persistence.BinlogRecord;
 import io.github.vertxbeanstalkd.persistence.JobCounters;
 import io.github.vertxbeanstalkd.persistence.RecoveredLog;
+import io.github.vertxbeanstalkd.persistence.SnapshotBody;
 import io.github.vertxbeanstalkd.persistence.SnapshotState;
+import io.github.vertxbeanstalkd.protocol.JobBytes;
 import io.github.vertxbeanstalkd.protocol.JobState;
 import io.github.vertxbeanstalkd.protocol.Reply;
 import io.github.vertxbeanstalkd.store.SlotHeap;
@@ -106,8 +108,9 @@ final class JobTransitions {
    * A new job. Throws {@link OutOfMemoryError}, with nothing stored or logged, when the job store
    * has no room for it.
    */
-  void store(long id, Tube tube, byte[] body, long now, int priority, int delaySeconds, int ttrSeconds) {
-    int j = table.add(id, tube.index, body, now, priority, delaySeconds, ttrSeconds);
+  void store(long id, Tube tube, JobBytes bytes, long now, int priority, int delaySeconds, int ttrSeconds) {
+    PutBody body = new PutBody(bytes);
+    int j = table.add(id, tube.index, bytes.length(), body, now, priority, delaySeconds, ttrSeconds);
     tube.countJob();
     totalJobs++;
     if (delaySeconds != 0) {
@@ -120,7 +123,7 @@ final class JobTransitions {
 
   /** Compaction: writes a live job again, whole, so that older segments can go. */
   void migrate(int j, long now) {
-    log(snapshot(j, now, table.body(j)));
+    log(snapshot(j, now, SnapshotBody.of(table.body(j))));
   }
 
   /** Rebuilds every job the binlog replayed, without logging them again (BEHAVIOURS.md flags: -b). */
@@ -156,7 +159,7 @@ final class JobTransitions {
 
   /** What the job is now, as a log snapshot (its body copied out of the store). */
   BinlogRecord.JobSnapshot snapshotOf(int j, long now) {
-    return snapshot(j, now, table.body(j));
+    return snapshot(j, now, SnapshotBody.of(table.body(j)));
   }
 
   /**
@@ -184,8 +187,12 @@ final class JobTransitions {
   private void place(BinlogRecord.JobSnapshot snap, long now, long wallNow, boolean isNew) {
     Tube tube = tubes.getOrCreate(snap.tube());
     long createdNanos = now - Math.max(0, wallNow - snap.createdEpochMillis()) * 1_000_000;
-    int j = table.add(snap.id(), tube.index, snap.body(), createdNanos, snap.priority(), snap.delaySeconds(),
-        snap.ttrSeconds());
+    SnapshotBody body = snap.body();
+    int j = body instanceof SnapshotBody.Bytes bytes
+        ? table.add(snap.id(), tube.index, bytes.array(), createdNanos, snap.priority(), snap.delaySeconds(),
+            snap.ttrSeconds())
+        : table.add(snap.id(), tube.index, body.length(), body::copyTo, createdNanos, snap.priority(),
+            snap.delaySeconds(), snap.ttrSeconds());
     JobCounters c = snap.counters();
     table.setCounters(j, c.reserves(), c.timeouts(), c.releases(), c.buries(), c.kicks());
     if (isNew) {
@@ -315,7 +322,7 @@ final class JobTransitions {
     this.changes = stream;
   }
 
-  private BinlogRecord.JobSnapshot snapshot(int j, long now, byte[] body) {
+  private BinlogRecord.JobSnapshot snapshot(int j, long now, SnapshotBody body) {
     SnapshotState state = switch (table.state(j)) {
       case DELAYED -> SnapshotState.DELAYED;
       case BURIED -> SnapshotState.BURIED;

@@ -18,17 +18,25 @@ public sealed interface BinlogRecord {
    * is rewritten forward ("migrated"). A reserved job is written as {@link SnapshotState#READY}.
    *
    * @param readyAtEpochMillis wall-clock time a delayed job becomes ready; 0 unless delayed
-   * @param body not copied: the caller must never modify the array afterwards
+   * @param body not copied: what backs it must never change afterwards (the writer thread reads
+   *     it into the frame, see {@link SnapshotBody})
    */
   record JobSnapshot(long id, String tube, SnapshotState state, int priority, int delaySeconds,
       long readyAtEpochMillis, int ttrSeconds, long createdEpochMillis, JobCounters counters,
-      byte[] body) implements BinlogRecord {
+      SnapshotBody body) implements BinlogRecord {
 
     public JobSnapshot {
       Objects.requireNonNull(tube, "tube");
       Objects.requireNonNull(state, "state");
       Objects.requireNonNull(counters, "counters");
       Objects.requireNonNull(body, "body");
+    }
+
+    /** A snapshot of {@code body} itself, not a copy: the caller must never modify the array afterwards. */
+    public JobSnapshot(long id, String tube, SnapshotState state, int priority, int delaySeconds,
+        long readyAtEpochMillis, int ttrSeconds, long createdEpochMillis, JobCounters counters, byte[] body) {
+      this(id, tube, state, priority, delaySeconds, readyAtEpochMillis, ttrSeconds, createdEpochMillis, counters,
+          SnapshotBody.of(body));
     }
 
     JobSnapshot withChange(SnapshotState newState, int newPriority, int newDelaySeconds,
@@ -43,12 +51,12 @@ public sealed interface BinlogRecord {
           && priority == j.priority && delaySeconds == j.delaySeconds
           && readyAtEpochMillis == j.readyAtEpochMillis && ttrSeconds == j.ttrSeconds
           && createdEpochMillis == j.createdEpochMillis && counters.equals(j.counters)
-          && Arrays.equals(body, j.body);
+          && body.length() == j.body.length() && Arrays.equals(body.toArray(), j.body.toArray());
     }
 
     @Override
     public int hashCode() {
-      return Long.hashCode(id) * 31 + Arrays.hashCode(body);
+      return Long.hashCode(id) * 31 + Arrays.hashCode(body.toArray());
     }
 
     @Override
@@ -58,7 +66,7 @@ public sealed interface BinlogRecord {
           + ", readyAtEpochMillis=" + readyAtEpochMillis
           + ", ttrSeconds=" + Integer.toUnsignedString(ttrSeconds)
           + ", createdEpochMillis=" + createdEpochMillis + ", " + counters
-          + ", body=" + body.length + " bytes]";
+          + ", body=" + body.length() + " bytes]";
     }
   }
 

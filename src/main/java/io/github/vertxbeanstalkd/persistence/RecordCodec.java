@@ -49,7 +49,7 @@ final class RecordCodec {
   /** Bytes the whole frame takes on disk. */
   static int frameBytes(BinlogRecord r) {
     if (r instanceof JobSnapshot j) {
-      return FRAME_HEADER_BYTES + JOB_FIXED_BYTES + tubeBytes(j.tube()).length + j.body().length;
+      return FRAME_HEADER_BYTES + JOB_FIXED_BYTES + tubeBytes(j.tube()).length + j.body().length();
     }
     return FRAME_HEADER_BYTES + fixedLength(typeOf(r));
   }
@@ -81,7 +81,9 @@ final class RecordCodec {
       b.putLong(j.id()).put((byte) j.state().code()).putInt(j.priority()).putInt(j.delaySeconds())
           .putInt(j.ttrSeconds()).putLong(j.readyAtEpochMillis()).putLong(j.createdEpochMillis());
       putCounters(b, j.counters());
-      b.put((byte) tube.length).put(tube).putInt(j.body().length).put(j.body());
+      b.put((byte) tube.length).put(tube).putInt(j.body().length());
+      // The body's one copy into the frame, on the writer thread.
+      j.body().copyTo(b);
     } else if (r instanceof Delete d) {
       b.putLong(d.id());
     } else if (r instanceof Release rel) {

@@ -51,8 +51,17 @@ public sealed interface Command extends ParsedLine {
     public <C, R> R dispatch(Handler<C, R> h, C c) { return h.putLine(c, this); }
   }
 
-  /** {@code put}: the body has been read; {@code hasCrlf} is false when its trailer was wrong. */
-  record Put(int priority, int delaySeconds, int ttrSeconds, byte[] body, boolean hasCrlf) implements Command {
+  /**
+   * {@code put}: the body has been read; {@code hasCrlf} is false when its trailer was wrong. The
+   * body is shared with whoever read it (see {@link JobBytes}), so the engine copies it once, into
+   * the job store.
+   */
+  record Put(int priority, int delaySeconds, int ttrSeconds, JobBytes body, boolean hasCrlf) implements Command {
+    /** A put of {@code body} itself, not a copy: the caller must never modify it afterwards. */
+    public Put(int priority, int delaySeconds, int ttrSeconds, byte[] body, boolean hasCrlf) {
+      this(priority, delaySeconds, ttrSeconds, JobBytes.of(body), hasCrlf);
+    }
+
     public <C, R> R dispatch(Handler<C, R> h, C c) { return h.put(c, this); }
   }
 

@@ -8,7 +8,7 @@ package io.github.vertxbeanstalkd.protocol;
 public record PutHeader(int priority, int delaySeconds, int ttrSeconds, long bytes) implements ParsedLine {
 
   /** Builds the command once the body and its two trailing bytes have been read. */
-  public Command.Put withBody(byte[] body, boolean hasCrlf) {
+  public Command.Put withBody(JobBytes body, boolean hasCrlf) {
     return new Command.Put(priority, delaySeconds, ttrSeconds, body, hasCrlf);
   }
 }

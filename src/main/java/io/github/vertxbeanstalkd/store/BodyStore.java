@@ -56,6 +56,16 @@ public final class BodyStore {
     return Arrays.copyOf(sizes, n);
   }
 
+  /** Writes a body's bytes into the room the store made for it. */
+  @FunctionalInterface
+  public interface Writer {
+    /**
+     * Puts exactly the body's length of bytes into {@code target} at its position (relative puts).
+     * The buffer is the store's own: keep no reference to it.
+     */
+    void writeTo(ByteBuffer target);
+  }
+
   /** Copies the body in; returns its reference. Throws {@link OutOfMemoryError} when there is no room. */
   public long store(byte[] body) {
     return store(body, 0, body.length);
@@ -65,19 +75,66 @@ public final class BodyStore {
     if (length == 0) {
       return EMPTY;
     }
+    long ref = allocate(length);
+    at(ref).put(offsetOf(ref), source, from, length);
+    return ref;
+  }
+
+  /**
+   * Makes room for a body of {@code length} bytes and lets {@code writer} copy it straight in, with
+   * no array in between; returns its reference. Throws {@link OutOfMemoryError} when there is no
+   * room, and {@link IllegalStateException}, with nothing kept, when the writer puts another number
+   * of bytes.
+   */
+  public long store(int length, Writer writer) {
+    if (length == 0) {
+      return EMPTY;
+    }
+    long ref = allocate(length);
+    ByteBuffer target = at(ref);
+    int from = offsetOf(ref);
+    // The page is shared by many bodies and only ever read with absolute indexes, so its position
+    // and limit are free to fence the writer in (no slice, no garbage); they are reset after.
+    int written;
+    try {
+      target.limit(from + length).position(from);
+      writer.writeTo(target);
+      written = target.position() - from;
+    } catch (RuntimeException e) {
+      free(ref);
+      throw e;
+    } finally {
+      target.clear();
+    }
+    if (written != length) {
+      free(ref);
+      throw new IllegalStateException("the writer put " + written + " of " + length + " bytes");
+    }
+    return ref;
+  }
+
+  private long allocate(int length) {
     if (length > LARGEST_CLASS_BYTES) {
-      int handle = storeLarge(length);
-      large[handle].put(0, source, from, length);
-      return ((long) LARGE << 32) | handle;
+      return ((long) LARGE << 32) | storeLarge(length);
     }
     int c = classOfEighths[(length + 7) >>> 3];
     ItemPool pool = pools[c];
     if (pool == null) {
       pool = pools[c] = new ItemPool(memory, classBytes[c], PAGE_BYTES_LOG2 - log2Floor(classBytes[c]));
     }
-    int handle = pool.allocate();
-    pool.page(handle).put(pool.offset(handle), source, from, length);
-    return ((long) c << 32) | handle;
+    return ((long) c << 32) | pool.allocate();
+  }
+
+  /** The buffer a stored body lies in; see {@link #offsetOf}. */
+  private ByteBuffer at(long ref) {
+    int c = (int) (ref >>> 32);
+    int handle = (int) ref;
+    return c == LARGE ? large[handle] : pools[c].page(handle);
+  }
+
+  private int offsetOf(long ref) {
+    int c = (int) (ref >>> 32);
+    return c == LARGE ? 0 : pools[c].offset((int) ref);
   }
 
   /** Copies {@code length} bytes of the body out into {@code target} from {@code at}. */

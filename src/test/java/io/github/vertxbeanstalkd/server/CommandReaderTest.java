@@ -1,13 +1,16 @@
 package io.github.vertxbeanstalkd.server;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.vertxbeanstalkd.protocol.Command;
 import io.vertx.core.buffer.Buffer;
 import java.nio.charset.StandardCharsets;
+import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -33,7 +36,7 @@ class CommandReaderTest {
 
   private static String describe(Command c) {
     if (c instanceof Command.Put put) {
-      return "PUT " + put.priority() + " " + new String(put.body(), StandardCharsets.ISO_8859_1)
+      return "PUT " + put.priority() + " " + new String(put.body().toArray(), StandardCharsets.ISO_8859_1)
           + (put.hasCrlf() ? "" : " EXPECTED_CRLF");
     }
     if (c instanceof Command.Invalid invalid) {
@@ -226,5 +229,116 @@ class CommandReaderTest {
     reader.resume();
     assertEquals(100, seen.size());
     assertTrue(seen.stream().allMatch("Stats[]"::equals));
+  }
+
+  /** Puts of many sizes, bodies full of CR LF, between other commands; the bodies, in order. */
+  private static byte[] manyPuts(List<byte[]> bodies) {
+    Random random = new Random(11);
+    ByteArrayOutputStream in = new ByteArrayOutputStream();
+    for (int size : new int[] {0, 1, 2, 100, 1023, 1024, 1025, 5000, 16_385, 70_000, 100}) {
+      byte[] body = new byte[size];
+      random.nextBytes(body);
+      for (int i = 0; i + 1 < size; i += 97) {
+        body[i] = '\r';
+        body[i + 1] = '\n';
+      }
+      bodies.add(body);
+      in.writeBytes(("put " + size + " 0 60 " + size + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+      in.writeBytes(body);
+      in.writeBytes("\r\nstats\r\n".getBytes(StandardCharsets.ISO_8859_1));
+    }
+    return in.toByteArray();
+  }
+
+  /** Feeds {@code input} cut at the given ends; returns the puts' bodies, and checks the rest came too. */
+  private List<Command.Put> feedCut(byte[] input, int[] cuts) {
+    List<Command.Put> puts = new ArrayList<>();
+    reader = new CommandReader(1 << 20, new CommandReader.Listener() {
+      @Override
+      public void onCommand(Command command) {
+        seen.add(command instanceof Command.Put ? "PUT" : describe(command));
+        if (command instanceof Command.Put put) {
+          puts.add(put);
+        }
+      }
+
+      @Override
+      public void onQuit() {
+        seen.add("QUIT");
+      }
+    });
+    int from = 0;
+    for (int end : cuts) {
+      byte[] chunk = new byte[end - from];
+      System.arraycopy(input, from, chunk, 0, chunk.length);
+      reader.feed(Buffer.buffer(chunk));
+      from = end;
+    }
+    assertEquals(0, reader.heldBytes());
+    return puts;
+  }
+
+  private void assertSamePuts(List<byte[]> bodies, List<Command.Put> puts) {
+    assertEquals(bodies.size(), puts.size());
+    for (int i = 0; i < bodies.size(); i++) {
+      Command.Put put = puts.get(i);
+      assertArrayEquals(bodies.get(i), put.body().toArray(), "body " + i);
+      assertEquals(bodies.get(i).length, put.priority());
+      assertTrue(put.hasCrlf());
+      // Bounded memory: short pieces are gathered, so a body is never held in more ranges than
+      // one per shared piece of at least 1 KiB, one per gathering array between them, and one.
+      assertTrue(put.body().pieces() <= 2 * (bodies.get(i).length / CommandReader.SHARED_PIECE_MIN_BYTES) + 2,
+          put.body().pieces() + " pieces for " + bodies.get(i).length + " bytes");
+    }
+    for (int i = 0; i < seen.size(); i++) {
+      assertEquals(i % 2 == 0 ? "PUT" : "Stats[]", seen.get(i));
+    }
+  }
+
+  @Test
+  void bodiesAreTheSameFedAtOnceOrOneBytePerBuffer() {
+    List<byte[]> bodies = new ArrayList<>();
+    byte[] input = manyPuts(bodies);
+    List<Command.Put> atOnce = feedCut(input, new int[] {input.length});
+    assertSamePuts(bodies, atOnce);
+    for (Command.Put put : atOnce) {
+      // Each body lay whole in the one read: shared, not copied.
+      assertTrue(put.body().pieces() <= 1);
+    }
+    seen.clear();
+    int[] oneByte = new int[input.length];
+    for (int i = 0; i < input.length; i++) {
+      oneByte[i] = i + 1;
+    }
+    List<Command.Put> byteByByte = feedCut(input, oneByte);
+    assertSamePuts(bodies, byteByByte);
+    assertEquals(atOnce, byteByByte);
+  }
+
+  @ParameterizedTest(name = "seed {0}")
+  @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8})
+  void bodiesAreTheSameInRandomSplits(long seed) {
+    List<byte[]> bodies = new ArrayList<>();
+    byte[] input = manyPuts(bodies);
+    Random random = new Random(seed);
+    List<Integer> cuts = new ArrayList<>();
+    for (int at = 0; at < input.length; ) {
+      // Mostly short reads, some long ones, so that bodies straddle reads every which way.
+      at = Math.min(input.length, at + 1 + (random.nextInt(4) == 0 ? random.nextInt(20_000) : random.nextInt(300)));
+      cuts.add(at);
+    }
+    assertSamePuts(bodies, feedCut(input, cuts.stream().mapToInt(Integer::intValue).toArray()));
+  }
+
+  @Test
+  void pausedInTheMiddleOfABodyTheRestComesOnResume() {
+    feed("put 0 0 60 10\r\n01234", 100);
+    reader.pause();
+    feed("56789\r\nstats\r\n", 3);
+    assertEquals(List.of(), seen);
+    assertEquals(14, reader.heldBytes());
+    reader.resume();
+    assertEquals(List.of("PUT 0 0123456789", "Stats[]"), seen);
+    assertEquals(0, reader.heldBytes());
   }
 }

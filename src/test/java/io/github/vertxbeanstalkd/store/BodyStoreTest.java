@@ -72,4 +72,45 @@ class BodyStoreTest {
     long ref = store.store(line, 2, 5);
     assertArrayEquals("hello".getBytes(), store.read(ref, 5));
   }
+
+  @Test
+  void aWriterPutsTheBodyStraightInWithoutTouchingItsNeighbours() {
+    Random random = new Random(3);
+    for (int length : new int[] {1, 7, 100, 104, 1000, BodyStore.LARGEST_CLASS_BYTES, BodyStore.LARGEST_CLASS_BYTES + 5}) {
+      byte[] before = new byte[length];
+      byte[] body = new byte[length];
+      byte[] after = new byte[length];
+      random.nextBytes(before);
+      random.nextBytes(body);
+      random.nextBytes(after);
+      long beforeRef = store.store(before);
+      // In two parts, as a body that came in two reads.
+      long ref = store.store(length, target -> {
+        assertEquals(length, target.remaining());
+        target.put(body, 0, length / 2).put(body, length / 2, length - length / 2);
+      });
+      long afterRef = store.store(after);
+      assertArrayEquals(before, store.read(beforeRef, length));
+      assertArrayEquals(body, store.read(ref, length));
+      assertArrayEquals(after, store.read(afterRef, length));
+      store.free(beforeRef);
+      store.free(ref);
+      store.free(afterRef);
+    }
+    assertEquals(BodyStore.EMPTY, store.store(0, target -> { }));
+  }
+
+  @Test
+  void aWriterThatPutsTooFewBytesKeepsNothing() {
+    long reserved = store.reservedBytes();
+    long free = store.freeBytes();
+    byte[] body = {1, 2, 3};
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+        () -> store.store(100, target -> target.put(body)));
+    long ref = store.store(100, target -> target.put(new byte[100]));
+    assertArrayEquals(new byte[100], store.read(ref, 100));
+    store.free(ref);
+    assertTrue(store.reservedBytes() >= reserved);
+    assertEquals(store.reservedBytes() - reserved, store.freeBytes() - free);
+  }
 }
