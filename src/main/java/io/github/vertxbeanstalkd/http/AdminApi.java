@@ -5,95 +5,114 @@ import io.github.vertxbeanstalkd.protocol.Command;
 import io.github.vertxbeanstalkd.protocol.CommandParser;
 import io.github.vertxbeanstalkd.protocol.Reply;
 import io.vertx.core.Future;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.Handler;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
+import io.vertx.ext.web.Route;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
  * The admin page's JSON API: tubes and stats to look at; peek, kick, kick-job, delete, pause and
  * drain to act. Reads are GET; changes are POST with a JSON body (so a plain HTML form on another
- * site cannot send one). With a token, every call needs {@code Authorization: Bearer <token>}.
+ * site cannot send one).
  */
 final class AdminApi {
   static final int MAX_BODY_BYTES = 64 * 1024;
 
   private final EngineCalls engine;
-  private final byte[] expectedAuthorization;
+  // No file uploads: a form body is refused (415) before it is read, and nothing is written to disk.
+  private final BodyHandler body = BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES);
 
-  AdminApi(EngineCalls engine, String token) {
+  AdminApi(EngineCalls engine) {
     this.engine = engine;
-    this.expectedAuthorization = token == null ? null : ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
   }
 
-  void handle(HttpServerRequest request) {
-    if (!isAuthorized(request)) {
-      request.response().putHeader("www-authenticate", "Bearer");
-      Responses.error(request, 401, "UNAUTHORIZED", "this server needs Authorization: Bearer <http.token>");
-      return;
-    }
-    String[] parts = ApiPath.segments(request.path().substring("/api/".length()));
-    if (parts == null) {
-      Responses.error(request, 400, "BAD_FORMAT", "the path is not valid percent-encoded UTF-8");
-      return;
-    }
-    if (parts.length >= 2 && parts[0].equals("tubes") && !CommandParser.isValidTubeName(parts[1])) {
-      Responses.error(request, 400, "BAD_FORMAT", "not a valid tube name");
-      return;
-    }
-    boolean isGet = request.method() == HttpMethod.GET;
-    boolean isPost = request.method() == HttpMethod.POST;
-    if (isGet && parts.length == 1 && parts[0].equals("tubes")) {
-      answer(request, engine.snapshot().map(AdminApi::tubes));
-    } else if (isGet && parts.length == 1 && parts[0].equals("stats")) {
-      answer(request, engine.call(null, new Command.Stats())
-          .map(r -> new JsonObject().put("stats", ((Reply.Stats) r).document().toJson())));
-    } else if (isGet && parts.length == 4 && parts[0].equals("tubes") && parts[2].equals("peek")) {
-      Command.PeekState peek = switch (parts[3]) {
-        case "ready" -> Command.PeekState.READY;
-        case "delayed" -> Command.PeekState.DELAYED;
-        case "buried" -> Command.PeekState.BURIED;
-        default -> null;
-      };
-      if (peek == null) {
-        Responses.error(request, 404, "NOT_FOUND", "peek ready, delayed or buried");
-      } else {
-        answer(request, peek(parts[1], peek));
+  /** Adds the API's routes under /api/, after the token check if there is one. */
+  void addRoutes(Router router) {
+    // Every call on a tube checks its name first, whatever follows it (a Refusal thrown fails the request).
+    raw(router.route("/api/tubes/:tube/*")).handler(ctx -> {
+      if (!CommandParser.isValidTubeName(param(ctx, "tube"))) {
+        throw new Refusal(400, "BAD_FORMAT", "not a valid tube name");
       }
-    } else if (isPost && parts.length == 3 && parts[0].equals("tubes") && parts[2].equals("kick")) {
-      withBody(request, body -> engine.call(parts[1], new Command.Kick(whole(body, "bound", 1, 1L << 32)))
-          .map(r -> new JsonObject().put("kicked", ((Reply.Number) r).value())));
-    } else if (isPost && parts.length == 3 && parts[0].equals("tubes") && parts[2].equals("pause")) {
-      withBody(request, body -> {
-        long seconds = whole(body, "seconds", 0, (1L << 32) - 1);
-        return engine.call(null, new Command.PauseTube(parts[1], seconds)).map(r -> expect(r, Reply.Word.PAUSED));
-      });
-    } else if (isPost && parts.length == 3 && parts[0].equals("jobs") && parts[2].equals("kick")) {
-      withBody(request, body -> engine.call(null, new Command.KickJob(jobId(parts[1])))
-          .map(r -> expect(r, Reply.Word.KICKED)));
-    } else if (isPost && parts.length == 3 && parts[0].equals("jobs") && parts[2].equals("delete")) {
-      withBody(request, body -> engine.call(null, new Command.Delete(jobId(parts[1])))
-          .map(r -> expect(r, Reply.Word.DELETED)));
-    } else if (isPost && parts.length == 1 && (parts[0].equals("drain") || parts[0].equals("undrain"))) {
-      boolean isDraining = parts[0].equals("drain");
-      withBody(request, body -> engine.drain(isDraining).map(v -> new JsonObject().put("draining", isDraining)));
-    } else {
-      Responses.error(request, 404, "NOT_FOUND", "no such API call: " + request.method() + " " + request.path());
-    }
+      ctx.next();
+    });
+    get(router, "/api/tubes", ctx -> engine.snapshot().map(AdminApi::tubes));
+    get(router, "/api/stats", ctx -> engine.call(null, new Command.Stats())
+        .map(r -> new JsonObject().put("stats", ((Reply.Stats) r).document().toJson())));
+    get(router, "/api/tubes/:tube/peek/:state", ctx -> peek(param(ctx, "tube"), switch (param(ctx, "state")) {
+      case "ready" -> Command.PeekState.READY;
+      case "delayed" -> Command.PeekState.DELAYED;
+      case "buried" -> Command.PeekState.BURIED;
+      default -> throw new Refusal(404, "NOT_FOUND", "peek ready, delayed or buried");
+    }));
+    post(router, "/api/tubes/:tube/kick", (ctx, json) -> engine.call(param(ctx, "tube"),
+        new Command.Kick(whole(json, "bound", 1, 1L << 32)))
+        .map(r -> new JsonObject().put("kicked", ((Reply.Number) r).value())));
+    post(router, "/api/tubes/:tube/pause", (ctx, json) -> {
+      long seconds = whole(json, "seconds", 0, (1L << 32) - 1);
+      return engine.call(null, new Command.PauseTube(param(ctx, "tube"), seconds))
+          .map(r -> expect(r, Reply.Word.PAUSED));
+    });
+    post(router, "/api/jobs/:id/kick", (ctx, json) -> engine.call(null, new Command.KickJob(jobId(param(ctx, "id"))))
+        .map(r -> expect(r, Reply.Word.KICKED)));
+    post(router, "/api/jobs/:id/delete", (ctx, json) -> engine.call(null, new Command.Delete(jobId(param(ctx, "id"))))
+        .map(r -> expect(r, Reply.Word.DELETED)));
+    post(router, "/api/drain", (ctx, json) -> engine.drain(true).map(v -> new JsonObject().put("draining", true)));
+    post(router, "/api/undrain", (ctx, json) -> engine.drain(false).map(v -> new JsonObject().put("draining", false)));
   }
 
-  private boolean isAuthorized(HttpServerRequest request) {
-    if (expectedAuthorization == null) {
-      return true;
+  /**
+   * The route on the path as it came: the router's normalisation would decode {@code %2E}, drop dot
+   * segments and merge slashes, and the tubes "." and ".." are names the protocol allows.
+   */
+  static Route raw(Route route) {
+    return route.useNormalizedPath(false);
+  }
+
+  private static void get(Router router, String path, Function<RoutingContext, Future<JsonObject>> action) {
+    raw(router.get(path)).handler(answer(action));
+  }
+
+  private void post(Router router, String path, BiFunction<RoutingContext, JsonObject, Future<JsonObject>> action) {
+    raw(router.post(path)).consumes("application/json").handler(body)
+        .handler(answer(ctx -> action.apply(ctx, json(ctx))));
+  }
+
+  private static Handler<RoutingContext> answer(Function<RoutingContext, Future<JsonObject>> action) {
+    return ctx -> Future.succeededFuture(ctx).compose(action).onComplete(r -> {
+      if (r.succeeded()) {
+        Responses.json(ctx.response(), 200, r.result());
+      } else if (r.cause() instanceof Refusal refusal) {
+        ctx.fail(refusal.status, refusal);
+      } else {
+        ctx.fail(503, new Refusal(503, "UNAVAILABLE", "the queue engine did not answer: " + r.cause().getMessage()));
+      }
+    });
+  }
+
+  /** A decoded path parameter; the router decodes invalid UTF-8 to U+FFFD, which no tube, id or state holds. */
+  private static String param(RoutingContext ctx, String name) {
+    String value = ctx.pathParam(name);
+    if (value.indexOf('\uFFFD') >= 0) {
+      throw new Refusal(400, "BAD_FORMAT", "the path is not valid percent-encoded UTF-8");
     }
-    String given = request.getHeader("authorization");
-    // Constant time, so the comparison does not tell how much of a guess was right.
-    return given != null && MessageDigest.isEqual(given.getBytes(StandardCharsets.UTF_8), expectedAuthorization);
+    return value;
+  }
+
+  private static JsonObject json(RoutingContext ctx) {
+    if (ctx.body().isEmpty()) {
+      return new JsonObject();
+    }
+    try {
+      return ctx.body().asJsonObject();
+    } catch (DecodeException | ClassCastException e) {
+      throw new Refusal(400, "BAD_FORMAT", "the body must be a JSON object");
+    }
   }
 
   private static JsonObject tubes(EngineSnapshot s) {
@@ -127,7 +146,7 @@ final class AdminApi {
     if (reply == success) {
       return new JsonObject();
     }
-    throw new ApiRefusal(reply instanceof Reply.Word w && w == Reply.Word.NOT_FOUND ? 404 : 409,
+    throw new Refusal(reply instanceof Reply.Word w && w == Reply.Word.NOT_FOUND ? 404 : 409,
         reply instanceof Reply.Word w ? w.name() : "INTERNAL_ERROR", "the server answered " + reply);
   }
 
@@ -135,7 +154,7 @@ final class AdminApi {
     try {
       return Long.parseUnsignedLong(text);
     } catch (NumberFormatException e) {
-      throw new ApiRefusal(400, "BAD_FORMAT", "a job id is a whole number, got " + text);
+      throw new Refusal(400, "BAD_FORMAT", "a job id is a whole number, got " + text);
     }
   }
 
@@ -147,62 +166,6 @@ final class AdminApi {
     if (v instanceof Number n && n.doubleValue() == n.longValue() && n.longValue() >= 0 && n.longValue() <= max) {
       return n.longValue();
     }
-    throw new ApiRefusal(400, "BAD_FORMAT", "'" + key + "' must be a whole number from 0 to " + max);
-  }
-
-  /** Reads a JSON object body of bounded size, then runs {@code action} on it. */
-  private void withBody(HttpServerRequest request, Function<JsonObject, Future<JsonObject>> action) {
-    String type = request.getHeader("content-type");
-    if (type == null || !type.toLowerCase().startsWith("application/json")) {
-      Responses.error(request, 415, "BAD_FORMAT", "changes are POST with content-type: application/json");
-      return;
-    }
-    Buffer body = Buffer.buffer();
-    boolean[] isTooBig = {false};
-    request.handler(chunk -> {
-      if (body.length() + chunk.length() > MAX_BODY_BYTES) {
-        isTooBig[0] = true;
-      } else {
-        body.appendBuffer(chunk);
-      }
-    });
-    request.endHandler(v -> {
-      if (isTooBig[0]) {
-        Responses.error(request, 413, "JOB_TOO_BIG", "a request body is at most " + MAX_BODY_BYTES + " bytes");
-        return;
-      }
-      JsonObject json;
-      try {
-        json = body.length() == 0 ? new JsonObject() : new JsonObject(body);
-      } catch (DecodeException | ClassCastException e) {
-        Responses.error(request, 400, "BAD_FORMAT", "the body must be a JSON object");
-        return;
-      }
-      answer(request, Future.succeededFuture(json).compose(action));
-    });
-  }
-
-  private static void answer(HttpServerRequest request, Future<JsonObject> result) {
-    result.onComplete(r -> {
-      if (r.succeeded()) {
-        Responses.json(request, 200, r.result());
-      } else if (r.cause() instanceof ApiRefusal refusal) {
-        Responses.error(request, refusal.status, refusal.word, refusal.getMessage());
-      } else {
-        Responses.error(request, 503, "UNAVAILABLE", "the queue engine did not answer: " + r.cause().getMessage());
-      }
-    });
-  }
-
-  /** A call the API refuses, with its HTTP status and the protocol's word for it. */
-  static final class ApiRefusal extends RuntimeException {
-    final int status;
-    final String word;
-
-    ApiRefusal(int status, String word, String message) {
-      super(message, null, false, false);
-      this.status = status;
-      this.word = word;
-    }
+    throw new Refusal(400, "BAD_FORMAT", "'" + key + "' must be a whole number from 0 to " + max);
   }
 }

@@ -4,12 +4,15 @@ import io.github.vertxbeanstalkd.bus.EngineAddress;
 import io.github.vertxbeanstalkd.config.HttpConfig;
 import io.github.vertxbeanstalkd.metrics.ServerMetrics;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
-import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.StaticHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,6 +22,11 @@ import org.slf4j.LoggerFactory;
  * /readyz can say the binlog is being replayed.
  */
 public final class HttpFrontVerticle extends VerticleBase {
+  /**
+   * Where the page's files are in the jar. Vert.x looks for a relative path in the working directory
+   * before the class path, so the path is the package's own: no stray folder can stand in for it.
+   */
+  static final String WEB_ROOT = "io/github/vertxbeanstalkd/http/admin";
   private static final Logger log = LoggerFactory.getLogger(HttpFrontVerticle.class);
 
   private final HttpConfig config;
@@ -26,8 +34,6 @@ public final class HttpFrontVerticle extends VerticleBase {
   private final ServerMetrics metrics;
   private final EngineAddress address;
   private EngineCalls engine;
-  private AdminApi api;
-  private StaticFiles files;
   private HttpServer server;
 
   /** @param metrics null when metrics are off: /metrics then answers 404 */
@@ -41,10 +47,8 @@ public final class HttpFrontVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     engine = new EngineCalls(vertx, address);
-    api = new AdminApi(engine, config.token());
-    files = StaticFiles.load();
     server = vertx.createHttpServer(new HttpServerOptions().setHost(config.host()).setPort(config.port()))
-        .requestHandler(this::route);
+        .requestHandler(router());
     return engine.start().compose(v -> server.listen())
         .onSuccess(s -> log.info("HTTP on {}:{}: /metrics /healthz /readyz, admin page at /{}", config.host(),
             s.actualPort(), config.hasToken() ? " (API token required)" : ""));
@@ -60,40 +64,62 @@ public final class HttpFrontVerticle extends VerticleBase {
     return server.actualPort();
   }
 
-  private void route(HttpServerRequest request) {
-    String path = request.path();
-    if (path.startsWith("/api/")) {
-      api.handle(request);
-      return;
+  private Router router() {
+    Router router = Router.router(vertx);
+    ErrorReplies.install(router);
+    if (config.hasToken()) {
+      // Before anything else under /api/, so that without the token no call learns anything.
+      AdminApi.raw(router.routeWithRegex("/api/.*")).handler(new BearerToken(config.token()));
     }
-    if (request.method() != HttpMethod.GET && request.method() != HttpMethod.HEAD) {
-      Responses.error(request, 405, "METHOD_NOT_ALLOWED", "only GET here");
-      return;
-    }
-    switch (path) {
-      case "/metrics" -> metrics(request);
-      case "/healthz" -> healthz(request);
-      case "/readyz" -> readyz(request);
-      default -> files.serve(request);
-    }
+    // The router takes "/healthz/" for "/healthz"; the paths stay exact, so a trailing slash names nothing.
+    AdminApi.raw(router.routeWithRegex(".+/")).handler(ctx -> ctx.fail(isRead(ctx) ? 404 : 405));
+    new AdminApi(engine).addRoutes(router);
+    read(router, "/metrics", this::metrics);
+    read(router, "/healthz", this::healthz);
+    read(router, "/readyz", this::readyz);
+    // The page's files from the jar, index.html at /; no listing. Any other method: 405.
+    router.route("/*").method(HttpMethod.GET).method(HttpMethod.HEAD).handler(HttpFrontVerticle::pageHeaders)
+        .handler(StaticHandler.create(WEB_ROOT).setDirectoryListing(false));
+    return router;
   }
 
-  private void metrics(HttpServerRequest request) {
+  private static void read(Router router, String path, Handler<RoutingContext> handler) {
+    AdminApi.raw(router.route(path)).method(HttpMethod.GET).method(HttpMethod.HEAD).handler(handler);
+  }
+
+  private static boolean isRead(RoutingContext ctx) {
+    return ctx.request().method() == HttpMethod.GET || ctx.request().method() == HttpMethod.HEAD;
+  }
+
+  /** The page's own headers, on its files only (not on a 404's JSON), set last so they win over StaticHandler's. */
+  private static void pageHeaders(RoutingContext ctx) {
+    ctx.addHeadersEndHandler(v -> {
+      if (ctx.response().getStatusCode() < 400) {
+        // The page is a few KiB: ask again each time (a 304 when unchanged), so an upgrade is seen at once.
+        ctx.response().putHeader("cache-control", "no-cache")
+            .putHeader("x-content-type-options", "nosniff")
+            .putHeader("content-security-policy", "default-src 'self'");
+      }
+    });
+    ctx.next();
+  }
+
+  private void metrics(RoutingContext ctx) {
     if (metrics == null) {
-      Responses.error(request, 404, "NOT_FOUND", "metrics are off (metrics.enabled: false)");
+      Responses.error(ctx.response(), 404, "NOT_FOUND", "metrics are off (metrics.enabled: false)");
       return;
     }
     // A fresh snapshot when the engine runs (while it replays, the last one), then the scrape,
     // which formats every series, on a worker thread rather than this event loop.
     engine.snapshot().transform(ignored -> vertx.executeBlocking(metrics::scrape, false))
-        .onSuccess(text -> request.response().putHeader("content-type", "text/plain; version=0.0.4; charset=utf-8")
+        .onSuccess(text -> ctx.response().putHeader("content-type", "text/plain; version=0.0.4; charset=utf-8")
             .end(text))
-        .onFailure(e -> Responses.error(request, 500, "INTERNAL_ERROR", String.valueOf(e.getMessage())));
+        .onFailure(ctx::fail);
   }
 
-  private void healthz(HttpServerRequest request) {
+  private void healthz(RoutingContext ctx) {
     Readiness.Phase phase = readiness.phase();
-    Responses.json(request, 200, new JsonObject().put("status", "ok").put("phase", phase.name().toLowerCase())
+    Responses.json(ctx.response(), 200, new JsonObject().put("status", "ok").put("phase", phase.name().toLowerCase())
         .put("reason", switch (phase) {
           case REPLAYING -> "the process is up and replaying its binlog";
           case SERVING -> "the process is up and serving";
@@ -101,17 +127,17 @@ public final class HttpFrontVerticle extends VerticleBase {
         }));
   }
 
-  private void readyz(HttpServerRequest request) {
+  private void readyz(RoutingContext ctx) {
     switch (readiness.phase()) {
-      case REPLAYING -> Responses.json(request, 503, notReady("replaying the binlog; not listening yet"));
-      case STOPPING -> Responses.json(request, 503, notReady("shutting down"));
+      case REPLAYING -> Responses.json(ctx.response(), 503, notReady("replaying the binlog; not listening yet"));
+      case STOPPING -> Responses.json(ctx.response(), 503, notReady("shutting down"));
       case SERVING -> engine.snapshot().onComplete(r -> {
         if (r.failed()) {
-          Responses.json(request, 503, notReady("the queue engine does not answer: " + r.cause().getMessage()));
+          Responses.json(ctx.response(), 503, notReady("the queue engine does not answer: " + r.cause().getMessage()));
         } else if (r.result().isDraining()) {
-          Responses.json(request, 503, notReady("draining: puts are refused (undrain to accept them again)"));
+          Responses.json(ctx.response(), 503, notReady("draining: puts are refused (undrain to accept them again)"));
         } else {
-          Responses.json(request, 200, new JsonObject().put("ready", true)
+          Responses.json(ctx.response(), 200, new JsonObject().put("ready", true)
               .put("reason", "listening on " + readiness.listening() + "; binlog replayed; not draining"));
         }
       });

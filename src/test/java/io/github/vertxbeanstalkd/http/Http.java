@@ -10,7 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A blocking HTTP client for the tests of the HTTP front: GET, and POST with a JSON body. */
+/** A blocking HTTP client for the tests of the HTTP front: GET, POST with a JSON body, and any other request. */
 final class Http {
   private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final int port;
@@ -40,6 +40,15 @@ final class Http {
 
   HttpResponse<String> post(String path, String contentType, String body) {
     return send(request(path).header("content-type", contentType).POST(HttpRequest.BodyPublishers.ofString(body)));
+  }
+
+  /** Any method, with {@code body} as it is (null: none), and header name-value pairs. */
+  HttpResponse<String> send(String method, String path, HttpRequest.BodyPublisher body, String... headers) {
+    HttpRequest.Builder b = request(path).method(method, body == null ? HttpRequest.BodyPublishers.noBody() : body);
+    for (int i = 0; i < headers.length; i += 2) {
+      b.header(headers[i], headers[i + 1]);
+    }
+    return send(b);
   }
 
   private HttpRequest.Builder request(String path) {
