@@ -14,7 +14,7 @@ import java.util.List;
 final class DurableReplies {
   private final ReplySink sink;
   private final Binlog binlog;
-  private Acknowledgements acks = Acknowledgements.LOCAL;
+  private ReplicationGate gate = ReplicationGate.LOCAL;
   private final ArrayList<Session> dirty = new ArrayList<>();
   /** Sessions whose replies wait for the binlog, oldest first. */
   private final ArrayList<Session> awaitingDurable = new ArrayList<>();
@@ -36,19 +36,19 @@ final class DurableReplies {
     }
   }
 
-  /** From now on a reply also waits for {@code acks} (a replicated primary's standbys and lease). */
-  void requireAcknowledgements(Acknowledgements acks) {
-    this.acks = acks;
+  /** From now on a reply also waits for {@code gate} (a replicated primary's standbys and lease). */
+  void guardBy(ReplicationGate gate) {
+    this.gate = gate;
   }
 
   /** False while a replicated primary must refuse changes that need new room (put, release, bury, kick). */
   boolean acceptsChanges() {
-    return acks.acceptsChanges();
+    return gate.acceptsChanges();
   }
 
   /** The highest sequence whose changes clients may hear of: durable here, and acknowledged. */
   long durableSequence() {
-    return Math.min(binlog.durableSequence(), acks.acknowledgedSequence());
+    return Math.min(binlog.durableSequence(), gate.acknowledgedSequence());
   }
 
   /** Sends what this turn produced, or holds it until {@code lastSequence} is durable. */

@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * A replicated engine's side of log shipping. A primary hands every logged change to a
- * {@link ChangeStream} and holds each reply until its {@link Acknowledgements} allow it; a
+ * {@link ChangeStream} and holds each reply until its {@link ReplicationGate} allows it; a
  * standby applies the primary's records, in order, to its jobs and its own binlog, so that a
  * promotion needs no replay. A record means here what it means in a replay ({@link Replay#changed}):
  * jobs reserved on the primary are ready here, as after a restart. Engine thread only.
@@ -18,6 +18,7 @@ public final class LogShipping {
   private final JobTable table;
   private final Clock clock;
   private final Runnable afterWork;
+  private ReplicationGate gate;
 
   LogShipping(JobTransitions jobs, DurableReplies replies, JobTable table, Clock clock, Runnable afterWork) {
     this.jobs = jobs;
@@ -27,18 +28,47 @@ public final class LogShipping {
     this.afterWork = afterWork;
   }
 
-  /** A primary: every logged change also goes to {@code stream}, and replies wait for {@code acks}. */
-  public void replicateTo(ChangeStream stream, Acknowledgements acks) {
+  /**
+   * A primary: every logged change also goes to {@code stream}, and from now on a reply waits until
+   * {@link #acknowledge} and {@link #renewLease} allow it (nothing is acknowledged before the first of each).
+   */
+  public void replicateTo(ChangeStream stream) {
+    gate = new ReplicationGate(clock, jobs::lastSequence);
     jobs.streamChangesTo(stream);
-    replies.requireAcknowledgements(acks);
+    replies.guardBy(gate);
   }
 
-  /** What the {@link Acknowledgements} allow has moved on: replies that waited for it may leave. */
-  public void onAcknowledged() {
-    replies.onDurable(replies.durableSequence());
+  /** No longer a primary: nothing is streamed, and replies wait for the local binlog alone. */
+  public void stopReplicating() {
+    jobs.streamChangesTo(ChangeStream.NONE);
+    replies.guardBy(ReplicationGate.LOCAL);
+    gate = null;
   }
 
-  /** What changes waited for will not come (the lock is lost): their replies answer INTERNAL_ERROR. */
+  /** Changes up to {@code sequence} are acknowledged (by minAcks standbys, or by the primary alone when allowed). */
+  public void acknowledge(long sequence) {
+    if (gate != null) {
+      gate.acknowledge(sequence);
+      replies.onDurable(replies.durableSequence());
+    }
+  }
+
+  /** The group's lock was just confirmed: the lease runs {@code leaseNanos} from now, on the engine's clock. */
+  public void renewLease(long leaseNanos) {
+    if (gate != null) {
+      gate.renewLease(leaseNanos);
+      replies.onDurable(replies.durableSequence());
+    }
+  }
+
+  /** REPLICATION.md whenTooFewStandbys "refuse": changes that need room answer INTERNAL_ERROR while false. */
+  public void acceptChanges(boolean accepts) {
+    if (gate != null) {
+      gate.acceptChanges(accepts);
+    }
+  }
+
+  /** What changes waited for will not come (the lock is lost, or too few standbys): their replies answer INTERNAL_ERROR. */
   public void failUnacknowledged() {
     replies.failWaiting();
   }

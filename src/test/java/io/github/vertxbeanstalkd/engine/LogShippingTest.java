@@ -27,10 +27,15 @@ import org.junit.jupiter.api.Test;
 class LogShippingTest {
   private final EngineFixture primary = new EngineFixture();
   private final List<BinlogRecord> shipped = new ArrayList<>();
-  private long acknowledged = Long.MAX_VALUE;
-
+  /** A primary whose every change is acknowledged at once, under a lease that lasts. */
   private void replicate() {
-    primary.engine.shipping().replicateTo((sequence, record) -> shipped.add(record), () -> acknowledged);
+    replicateUnacknowledged();
+    primary.engine.shipping().renewLease(Long.MAX_VALUE / 4);
+    primary.engine.shipping().acknowledge(Long.MAX_VALUE);
+  }
+
+  private void replicateUnacknowledged() {
+    primary.engine.shipping().replicateTo((sequence, record) -> shipped.add(record));
   }
 
   private void ship(EngineFixture standby) {
@@ -100,20 +105,44 @@ class LogShippingTest {
 
   @Test
   void aReplyWaitsForItsAcknowledgement() {
-    acknowledged = 0;
-    replicate();
+    replicateUnacknowledged();
+    primary.engine.shipping().renewLease(10 * FakeClock.SECOND);
     Session producer = primary.open();
     primary.engine.submit(producer.key, List.of(put("x")), io.github.vertxbeanstalkd.bus.Scope.NONE);
     assertEquals(List.of(), primary.take(producer), "no reply before a standby acknowledged");
-    acknowledged = primary.engine.shipping().lastSequence();
-    primary.engine.shipping().onAcknowledged();
+    primary.engine.shipping().acknowledge(primary.engine.shipping().lastSequence());
     assertEquals(List.of("INSERTED 1"), primary.take(producer));
   }
 
   @Test
-  void repliesThatWillNeverBeAcknowledgedAnswerInternalError() {
-    acknowledged = 0;
+  void aPrimaryWhoseLeaseRanOutAcknowledgesNothingUntilItIsRenewed() {
+    replicateUnacknowledged();
+    primary.engine.shipping().renewLease(3 * FakeClock.SECOND);
+    Session producer = primary.open();
+    primary.engine.shipping().acknowledge(Long.MAX_VALUE);
+    assertEquals("INSERTED 1", primary.one(producer, put("before")));
+    // A pause longer than the lease (SIGSTOP): whatever runs first afterwards, nothing is acknowledged.
+    primary.clock.advanceMillis(5_000);
+    primary.engine.submit(producer.key, List.of(put("after")), io.github.vertxbeanstalkd.bus.Scope.NONE);
+    primary.engine.shipping().acknowledge(Long.MAX_VALUE);
+    assertEquals(List.of(), primary.take(producer), "acknowledged with a stale lease");
+    primary.engine.shipping().renewLease(3 * FakeClock.SECOND);
+    assertEquals(List.of("INSERTED 2"), primary.take(producer));
+  }
+
+  @Test
+  void changesAreRefusedWhileTheGateSaysSoButDeletesGoOn() {
     replicate();
+    Session producer = primary.open();
+    primary.send(producer, put("kept"));
+    primary.engine.shipping().acceptChanges(false);
+    assertEquals("INTERNAL_ERROR", primary.one(producer, put("refused")));
+    assertEquals("DELETED", primary.one(producer, delete(1)));
+  }
+
+  @Test
+  void repliesThatWillNeverBeAcknowledgedAnswerInternalError() {
+    replicateUnacknowledged();
     Session producer = primary.open();
     primary.engine.submit(producer.key, List.of(put("x"), put("y")), io.github.vertxbeanstalkd.bus.Scope.NONE);
     primary.engine.shipping().failUnacknowledged();

@@ -1,0 +1,62 @@
+package io.github.vertxbeanstalkd.engine;
+
+/**
+ * What a replicated primary's changes need besides the local binlog before a client hears of them
+ * (REPLICATION.md): {@code minAcks} standbys' acknowledgements, and a fresh lease on the group's
+ * lock. Owned by the engine and changed only by requests on its thread; the lease is measured on
+ * the engine's own monotonic clock, so a primary resumed after a pause (SIGSTOP, a long GC)
+ * acknowledges nothing until the lock is confirmed again, whatever ran first after the pause.
+ */
+class ReplicationGate {
+  /** Nothing besides the local binlog. */
+  static final ReplicationGate LOCAL = new ReplicationGate(null, null) {
+    @Override
+    long acknowledgedSequence() {
+      return Long.MAX_VALUE;
+    }
+  };
+
+  private final Clock clock;
+  /** The sequence of the latest change logged. */
+  private final java.util.function.LongSupplier lastLogged;
+  /** The highest sequence the standbys (or, when allowed, the primary alone) acknowledged. */
+  private long acknowledged;
+  /** Until when the lock is known held, on {@link #clock}. */
+  private long leaseUntilNanos = Long.MIN_VALUE;
+  /**
+   * What was acknowledgeable when the lease was last seen fresh, bounded by what was logged then:
+   * while the lease is stale nothing beyond it is acknowledged, not even a change logged alone.
+   */
+  private long grantedWhileFresh;
+  private boolean acceptsChanges = true;
+
+  ReplicationGate(Clock clock, java.util.function.LongSupplier lastLogged) {
+    this.clock = clock;
+    this.lastLogged = lastLogged;
+  }
+
+  long acknowledgedSequence() {
+    if (clock.nanos() < leaseUntilNanos) {
+      grantedWhileFresh = Math.min(acknowledged, lastLogged.getAsLong());
+      return acknowledged;
+    }
+    return Math.min(acknowledged, grantedWhileFresh);
+  }
+
+  boolean acceptsChanges() {
+    return acceptsChanges;
+  }
+
+  void acknowledge(long sequence) {
+    acknowledged = Math.max(acknowledged, sequence);
+  }
+
+  /** The lock was confirmed: the lease runs {@code leaseNanos} from now on the engine's clock. */
+  void renewLease(long leaseNanos) {
+    leaseUntilNanos = clock.nanos() + leaseNanos;
+  }
+
+  void acceptChanges(boolean accepts) {
+    acceptsChanges = accepts;
+  }
+}
