@@ -19,6 +19,9 @@ public interface EngineInput {
 
   EngineSnapshot snapshot();
 
+  /** The engine's side of log shipping. */
+  ShippingPort shipping();
+
   /** The engine failed on {@code commands} commands of {@code key}: each is answered INTERNAL_ERROR. */
   void failed(SessionKey key, int commands);
 }

@@ -9,8 +9,8 @@ import java.util.List;
  */
 public sealed interface EngineRequest {
 
-  /** Runs this request in the engine. */
-  void applyTo(EngineInput engine);
+  /** Runs this request in the engine; what it answers (for a request sent with a reply), or null. */
+  Object applyTo(EngineInput engine);
 
   /**
    * The engine failed on this request (a bug): whoever waits for an answer gets one anyway, so no
@@ -24,7 +24,7 @@ public sealed interface EngineRequest {
    * with no tube, is not counted, and is refused with OUT_OF_MEMORY past maxMemory.
    */
   record Open(SessionKey key, boolean isConnection) implements EngineRequest {
-    public void applyTo(EngineInput engine) { engine.open(key, isConnection); }
+    public Object applyTo(EngineInput engine) { engine.open(key, isConnection); return null; }
   }
 
   /**
@@ -37,14 +37,14 @@ public sealed interface EngineRequest {
       this(key, commands, Scope.NONE);
     }
 
-    public void applyTo(EngineInput engine) { engine.submit(key, commands, scope); }
+    public Object applyTo(EngineInput engine) { engine.submit(key, commands, scope); return null; }
 
     public void failIn(EngineInput engine) { engine.failed(key, commands.size()); }
   }
 
   /** The client will send nothing more: a reserve it waits in answers TIMED_OUT, and what is queued is dropped. */
   record EndInput(SessionKey key) implements EngineRequest {
-    public void applyTo(EngineInput engine) { engine.endInput(key); }
+    public Object applyTo(EngineInput engine) { engine.endInput(key); return null; }
   }
 
   /**
@@ -53,27 +53,38 @@ public sealed interface EngineRequest {
    * end notice is the last thing its front hears.
    */
   record Close(SessionKey key) implements EngineRequest {
-    public void applyTo(EngineInput engine) { engine.close(key); }
+    public Object applyTo(EngineInput engine) { engine.close(key); return null; }
   }
 
   /** A connection over maxConnections was closed at once by its front; only counted. */
   record ConnectionRefused() implements EngineRequest {
-    public void applyTo(EngineInput engine) { engine.connectionRefused(); }
+    public Object applyTo(EngineInput engine) { engine.connectionRefused(); return null; }
   }
 
   /** Enter drain mode (what SIGUSR1 does), or leave it. */
   record Drain(boolean isDraining) implements EngineRequest {
-    public void applyTo(EngineInput engine) { engine.drain(isDraining); }
+    public Object applyTo(EngineInput engine) { engine.drain(isDraining); return null; }
   }
 
   /** Asks for a fresh {@link EngineSnapshot} as the message's reply; it is also published to the observer. */
   record Snapshot() implements EngineRequest {
-    public void applyTo(EngineInput engine) { engine.snapshot(); }
+    public Object applyTo(EngineInput engine) { return engine.snapshot(); }
   }
+
+  /**
+   * The replication layer's work on the engine's thread: {@code action} runs against the engine's
+   * {@link ShippingPort}, and its result is the answer (wrapped in an {@link Answer}).
+   */
+  record Shipping(java.util.function.Function<ShippingPort, Object> action) implements EngineRequest {
+    public Object applyTo(EngineInput engine) { return new Answer(action.apply(engine.shipping())); }
+  }
+
+  /** What a {@link Shipping} request gave back. */
+  record Answer(Object value) {}
 
   /** Everything one front had to say during one event-loop turn, in order: one message for many sessions. */
   record Batch(List<EngineRequest> requests) implements EngineRequest {
-    public void applyTo(EngineInput engine) {
+    public Object applyTo(EngineInput engine) {
       throw new IllegalStateException("a batch is unpacked by the engine's verticle, request by request");
     }
   }

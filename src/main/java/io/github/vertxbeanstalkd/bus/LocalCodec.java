@@ -17,6 +17,7 @@ public final class LocalCodec<T> implements MessageCodec<T, T> {
     for (Class<?> request : EngineRequest.class.getPermittedSubclasses()) {
       register(vertx, request);
     }
+    register(vertx, EngineRequest.Answer.class);
     register(vertx, EngineReply.class);
     register(vertx, EngineReplies.class);
     register(vertx, EngineSnapshot.class);

@@ -1,6 +1,7 @@
 package io.github.vertxbeanstalkd.engine;
 
 import io.github.vertxbeanstalkd.persistence.Binlog;
+import io.github.vertxbeanstalkd.bus.ChangeStream;
 import io.github.vertxbeanstalkd.persistence.BinlogRecord;
 import io.github.vertxbeanstalkd.persistence.JobCounters;
 import io.github.vertxbeanstalkd.persistence.RecoveredLog;

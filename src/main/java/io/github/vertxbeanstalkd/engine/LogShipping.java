@@ -1,5 +1,7 @@
 package io.github.vertxbeanstalkd.engine;
 
+import io.github.vertxbeanstalkd.bus.ChangeStream;
+import io.github.vertxbeanstalkd.bus.ShippingPort;
 import io.github.vertxbeanstalkd.persistence.BinlogRecord;
 import io.github.vertxbeanstalkd.persistence.Replay;
 import java.util.ArrayList;
@@ -12,7 +14,7 @@ import java.util.List;
  * promotion needs no replay. A record means here what it means in a replay ({@link Replay#changed}):
  * jobs reserved on the primary are ready here, as after a restart. Engine thread only.
  */
-public final class LogShipping {
+public final class LogShipping implements ShippingPort {
   private final JobTransitions jobs;
   private final DurableReplies replies;
   private final JobTable table;
@@ -32,20 +34,32 @@ public final class LogShipping {
    * A primary: every logged change also goes to {@code stream}, and from now on a reply waits until
    * {@link #acknowledge} and {@link #renewLease} allow it (nothing is acknowledged before the first of each).
    */
+  @Override
   public void replicateTo(ChangeStream stream) {
     gate = new ReplicationGate(clock, jobs::lastSequence);
     jobs.streamChangesTo(stream);
     replies.guardBy(gate);
   }
 
-  /** No longer a primary: nothing is streamed, and replies wait for the local binlog alone. */
+  /** No longer a primary: nothing is streamed; replies that waited answer INTERNAL_ERROR. */
+  @Override
   public void stopReplicating() {
     jobs.streamChangesTo(ChangeStream.NONE);
+    replies.failWaiting();
     replies.guardBy(ReplicationGate.LOCAL);
     gate = null;
   }
 
+  @Override
+  public void dropAllJobs() {
+    for (long id : table.liveIds()) {
+      jobs.forgetLogged(id, new BinlogRecord.Delete(id));
+    }
+    afterWork.run();
+  }
+
   /** Changes up to {@code sequence} are acknowledged (by minAcks standbys, or by the primary alone when allowed). */
+  @Override
   public void acknowledge(long sequence) {
     if (gate != null) {
       gate.acknowledge(sequence);
@@ -54,6 +68,7 @@ public final class LogShipping {
   }
 
   /** The group's lock was just confirmed: the lease runs {@code leaseNanos} from now, on the engine's clock. */
+  @Override
   public void renewLease(long leaseNanos) {
     if (gate != null) {
       gate.renewLease(leaseNanos);
@@ -62,6 +77,7 @@ public final class LogShipping {
   }
 
   /** REPLICATION.md whenTooFewStandbys "refuse": changes that need room answer INTERNAL_ERROR while false. */
+  @Override
   public void acceptChanges(boolean accepts) {
     if (gate != null) {
       gate.acceptChanges(accepts);
@@ -69,11 +85,13 @@ public final class LogShipping {
   }
 
   /** What changes waited for will not come (the lock is lost, or too few standbys): their replies answer INTERNAL_ERROR. */
+  @Override
   public void failUnacknowledged() {
     replies.failWaiting();
   }
 
   /** The binlog sequence of the latest change logged. */
+  @Override
   public long lastSequence() {
     return jobs.lastSequence();
   }
@@ -82,11 +100,13 @@ public final class LogShipping {
    * The ids of every live job, taken at once: a new standby's copy is their snapshots
    * ({@link #snapshotsOf}) followed by every change logged after this call.
    */
+  @Override
   public long[] liveJobIds() {
     return table.liveIds();
   }
 
   /** Log snapshots of the jobs {@code ids[from..to)} that still live; one gone since was deleted in the stream. */
+  @Override
   public List<BinlogRecord.JobSnapshot> snapshotsOf(long[] ids, int from, int to) {
     List<BinlogRecord.JobSnapshot> snapshots = new ArrayList<>(to - from);
     long now = clock.nanos();
@@ -100,6 +120,7 @@ public final class LogShipping {
   }
 
   /** A standby applies a primary's records, in order, to its jobs and to its own binlog. */
+  @Override
   public void apply(List<BinlogRecord> records) {
     long now = clock.nanos();
     for (BinlogRecord r : records) {

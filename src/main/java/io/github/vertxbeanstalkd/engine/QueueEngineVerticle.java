@@ -6,6 +6,7 @@ import io.github.vertxbeanstalkd.bus.EngineObserver;
 import io.github.vertxbeanstalkd.bus.EngineSnapshot;
 import io.github.vertxbeanstalkd.bus.Scope;
 import io.github.vertxbeanstalkd.bus.SessionKey;
+import io.github.vertxbeanstalkd.bus.ShippingPort;
 import io.github.vertxbeanstalkd.protocol.Command;
 import io.github.vertxbeanstalkd.bus.EngineReplies;
 import io.github.vertxbeanstalkd.bus.EngineReply;
@@ -104,14 +105,10 @@ public final class QueueEngineVerticle extends VerticleBase {
           engine = new QueueEngine(clock, this::collect, info, maxJobSizeBytes, binlog);
           engine.limitMemory(maxMemoryBytes);
           consumer = bus.localConsumer(address.requests(), msg -> {
-            if (msg.body() instanceof EngineRequest.Snapshot) {
-              msg.reply(publishSnapshot());
-              return;
-            }
-            handle(msg.body());
+            Object answer = handle(msg.body());
             if (msg.replyAddress() != null) {
-              // A control request (drain) asked to hear that it was applied.
-              msg.reply(null);
+              // A snapshot, a shipping request, or a control request (drain) that asked to hear it was applied.
+              msg.reply(answer);
             }
           });
           trimTimerId = vertx.setPeriodic(PERIOD_MILLIS, id -> {
@@ -178,19 +175,21 @@ public final class QueueEngineVerticle extends VerticleBase {
     }
   }
 
-  private void handle(EngineRequest request) {
+  private Object handle(EngineRequest request) {
+    Object answer = null;
     if (request instanceof EngineRequest.Batch batch) {
       batch.requests().forEach(this::apply);
     } else {
-      apply(request);
+      answer = apply(request);
     }
     afterWork();
+    return answer;
   }
 
   /** Runs one request; one that fails fails alone, answered if it awaits an answer. */
-  private void apply(EngineRequest request) {
+  private Object apply(EngineRequest request) {
     try {
-      request.applyTo(input);
+      return request.applyTo(input);
     } catch (RuntimeException bug) {
       // STYLE.md: protocol outcomes are replies; an exception is a bug, answered INTERNAL_ERROR.
       log.error("engine failed on {}", request.getClass().getSimpleName(), bug);
@@ -199,6 +198,7 @@ public final class QueueEngineVerticle extends VerticleBase {
       } catch (RuntimeException alsoFailed) {
         log.error("engine could not answer the failed {}", request.getClass().getSimpleName(), alsoFailed);
       }
+      return null;
     }
   }
 
@@ -241,6 +241,11 @@ public final class QueueEngineVerticle extends VerticleBase {
     @Override
     public EngineSnapshot snapshot() {
       return publishSnapshot();
+    }
+
+    @Override
+    public ShippingPort shipping() {
+      return engine.shipping();
     }
 
     @Override

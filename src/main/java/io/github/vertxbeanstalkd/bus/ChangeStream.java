@@ -1,4 +1,4 @@
-package io.github.vertxbeanstalkd.engine;
+package io.github.vertxbeanstalkd.bus;
 
 import io.github.vertxbeanstalkd.persistence.BinlogRecord;
 

@@ -1,0 +1,47 @@
+package io.github.vertxbeanstalkd.bus;
+
+import io.github.vertxbeanstalkd.persistence.BinlogRecord;
+import java.util.List;
+
+/**
+ * What the queue engine offers the replication layer (REPLICATION.md): a primary's stream of
+ * changes and the gate its replies wait at, and a standby's copy of the primary's jobs. Used only
+ * on the engine's thread, through {@link EngineRequest.Shipping}.
+ */
+public interface ShippingPort {
+  /**
+   * A primary: every logged change also goes to {@code stream}, and from now on a reply waits until
+   * {@link #acknowledge} and {@link #renewLease} allow it.
+   */
+  void replicateTo(ChangeStream stream);
+
+  /** No longer a primary: nothing is streamed; replies that waited answer INTERNAL_ERROR. */
+  void stopReplicating();
+
+  /** Changes up to {@code sequence} are acknowledged (by minAcks standbys, or by the primary alone where allowed). */
+  void acknowledge(long sequence);
+
+  /** The group's lock was just confirmed: the lease runs {@code leaseNanos} from now, on the engine's clock. */
+  void renewLease(long leaseNanos);
+
+  /** whenTooFewStandbys "refuse": changes that need room answer INTERNAL_ERROR while false. */
+  void acceptChanges(boolean accepts);
+
+  /** Replies that wait for acknowledgements that will not come answer INTERNAL_ERROR. */
+  void failUnacknowledged();
+
+  /** The binlog sequence of the latest change logged. */
+  long lastSequence();
+
+  /** The ids of every live job, taken at once: a standby's copy is their snapshots, then the stream from here. */
+  long[] liveJobIds();
+
+  /** Log snapshots of the jobs {@code ids[from..to)} that still live. */
+  List<BinlogRecord.JobSnapshot> snapshotsOf(long[] ids, int from, int to);
+
+  /** A standby that starts a fresh copy drops every job it holds (logging their deletes). */
+  void dropAllJobs();
+
+  /** A standby applies a primary's records, in order, to its jobs and its own binlog. */
+  void apply(List<BinlogRecord> records);
+}

@@ -1,0 +1,32 @@
+package io.github.vertxbeanstalkd.replication;
+
+/**
+ * The replication group's leader lock (REPLICATION.md "Election and fencing"): the node that holds
+ * it is the primary, and its fencing token is the term. Implementations block, so they run on a
+ * thread of their own, never on an event loop.
+ */
+interface GroupLock {
+  /** Hears what becomes of the lock, on the lock's own thread. */
+  interface Listener {
+    /** This node holds the lock as {@code term}; it was confirmed at {@code confirmedAtNanos} (System.nanoTime). */
+    void acquired(long term, long confirmedAtNanos);
+
+    /** Still held: confirmed at {@code confirmedAtNanos}. */
+    void confirmed(long term, long confirmedAtNanos);
+
+    /** Lost (its CP session was closed, or the CP group cannot be reached): step down at once. */
+    void lost(long term, String why);
+  }
+
+  /** Starts competing for the lock, for good: acquired, confirmed every so often, and lost are told. */
+  void start(Listener listener);
+
+  /** Stops competing; a held lock is released. */
+  void stop();
+
+  /** How long a confirmation keeps the lease fresh: less than the lock's session time-to-live. */
+  long leaseNanos();
+
+  /** False in Hazelcast's "unsafe mode" (fewer than three CP members): two nodes may both hold it. */
+  boolean isSafe();
+}

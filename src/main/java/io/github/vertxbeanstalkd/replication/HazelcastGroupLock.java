@@ -1,0 +1,224 @@
+package io.github.vertxbeanstalkd.replication;
+
+import com.hazelcast.cluster.Address;
+import com.hazelcast.cluster.Member;
+import com.hazelcast.cluster.MembershipEvent;
+import com.hazelcast.cluster.MembershipListener;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.cp.CPMember;
+import com.hazelcast.cp.CPSubsystemManagementService;
+import com.hazelcast.cp.lock.FencedLock;
+import com.hazelcast.cp.session.CPSession;
+import com.hazelcast.cp.session.CPSessionManagementService;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The group's lock as Hazelcast's CP {@link FencedLock} (Raft, linearizable with three or more CP
+ * members), whose fence is the term. Every lock call runs on one dedicated thread: ownership is per
+ * thread and the calls block. Two more duties keep the failover within seconds and the CP group
+ * alive across restarts (open-source Hazelcast keeps no CP state on disk, so a restarted node comes
+ * back as a new member): when a member leaves, its CP sessions are closed at once (its lock is
+ * freed without waiting out the session's time-to-live) and it is removed from the CP members; a
+ * node that starts without a CP seat while one is free promotes itself.
+ */
+final class HazelcastGroupLock implements GroupLock {
+  private static final Logger log = LoggerFactory.getLogger(HazelcastGroupLock.class);
+  private static final long CONFIRM_MILLIS = 500;
+  private static final String CP_GROUP = "default";
+
+  private final HazelcastInstance hz;
+  private final String name;
+  private final ExecutorService lockThread;
+  private final ExecutorService cpThread;
+  private volatile boolean isRunning;
+  private Thread runner;
+
+  HazelcastGroupLock(HazelcastInstance hz, String group) {
+    this.hz = hz;
+    this.name = "beanstalkd.replication." + group;
+    this.lockThread = Executors.newSingleThreadExecutor(r -> daemon(r, "replication-lock"));
+    this.cpThread = Executors.newSingleThreadExecutor(r -> daemon(r, "replication-cp"));
+  }
+
+  private static Thread daemon(Runnable r, String name) {
+    Thread t = new Thread(r, name);
+    t.setDaemon(true);
+    return t;
+  }
+
+  @Override
+  public boolean isSafe() {
+    return hz.getConfig().getCPSubsystemConfig().getCPMemberCount() >= 3;
+  }
+
+  @Override
+  public long leaseNanos() {
+    long ttlSeconds = hz.getConfig().getCPSubsystemConfig().getSessionTimeToLiveSeconds();
+    // A confirmation counts from the moment it was sent; one confirmation period of margin.
+    return TimeUnit.SECONDS.toNanos(ttlSeconds) - TimeUnit.MILLISECONDS.toNanos(2 * CONFIRM_MILLIS);
+  }
+
+  @Override
+  public void start(Listener listener) {
+    isRunning = true;
+    if (isSafe() && !hz.getCluster().getLocalMember().isLiteMember()) {
+      hz.getCluster().addMembershipListener(new MembershipListener() {
+        @Override
+        public void memberAdded(MembershipEvent e) {}
+
+        @Override
+        public void memberRemoved(MembershipEvent e) {
+          long removedAtMillis = System.currentTimeMillis();
+          cpThread.execute(() -> {
+            closeSessionsOf(e.getMember(), removedAtMillis);
+            heal();
+          });
+        }
+      });
+      cpThread.execute(this::heal);
+    }
+    lockThread.execute(() -> {
+      runner = Thread.currentThread();
+      compete(listener);
+    });
+  }
+
+  @Override
+  public void stop() {
+    isRunning = false;
+    lockThread.execute(() -> {
+      try {
+        FencedLock lock = hz.getCPSubsystem().getLock(name);
+        if (lock.isLockedByCurrentThread()) {
+          lock.unlock();
+        }
+      } catch (RuntimeException e) {
+        log.debug("releasing the group's lock: {}", e.toString());
+      }
+    });
+    if (runner != null) {
+      runner.interrupt();
+    }
+    lockThread.shutdown();
+    cpThread.shutdownNow();
+  }
+
+  /** Acquires, confirms every half second while held, and competes again once lost. */
+  private void compete(Listener listener) {
+    FencedLock lock = hz.getCPSubsystem().getLock(name);
+    while (isRunning) {
+      long term = 0;
+      try {
+        term = lock.tryLockAndGetFence(1, TimeUnit.SECONDS);
+        if (term == FencedLock.INVALID_FENCE) {
+          continue;
+        }
+        long sent = System.nanoTime();
+        lock.getFence();
+        listener.acquired(term, sent);
+        while (isRunning) {
+          Thread.sleep(CONFIRM_MILLIS);
+          sent = System.nanoTime();
+          if (!lock.isLockedByCurrentThread() || lock.getFence() != term) {
+            listener.lost(term, "the lock is held by another node now");
+            break;
+          }
+          listener.confirmed(term, sent);
+        }
+      } catch (InterruptedException stopping) {
+        Thread.currentThread().interrupt();
+        return;
+      } catch (RuntimeException e) {
+        // LockOwnershipLostException (our CP session was closed), IndeterminateOperationStateException
+        // (the CP group cannot be reached), and the like: step down, then compete again.
+        if (term != 0) {
+          listener.lost(term, e.getClass().getSimpleName() + ": " + e.getMessage());
+        } else {
+          log.debug("the group's lock could not be tried: {}", e.toString());
+        }
+        pause(200);
+      }
+    }
+  }
+
+  private static void pause(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** A member left: its CP sessions end now, so a lock it held is free without waiting for its time-to-live. */
+  private void closeSessionsOf(Member gone, long removedAtMillis) {
+    try {
+      CPSessionManagementService sessions = hz.getCPSubsystem().getCPSessionManagementService();
+      for (CPSession s : sessions.getAllSessions(CP_GROUP).toCompletableFuture().get(5, TimeUnit.SECONDS)) {
+        if (s.endpoint().equals(gone.getAddress()) && s.creationTime() < removedAtMillis) {
+          sessions.forceCloseSession(CP_GROUP, s.id()).toCompletableFuture().get(5, TimeUnit.SECONDS);
+          log.info("replication: closed the CP session of departed member {}", gone.getAddress());
+        }
+      }
+    } catch (Exception e) {
+      log.warn("replication: could not close the CP sessions of departed member {}: {}", gone.getAddress(),
+          e.toString());
+    }
+  }
+
+  /**
+   * Removes CP members that are gone (matched by address: a promoted member's CP id differs from its
+   * member id), and promotes this node while fewer than three live CP members remain.
+   */
+  private void heal() {
+    CPSubsystemManagementService m = hz.getCPSubsystem().getCPSubsystemManagementService();
+    int want = hz.getConfig().getCPSubsystemConfig().getCPMemberCount();
+    for (int attempt = 0; attempt < 60 && isRunning; attempt++) {
+      try {
+        if (!m.isDiscoveryCompleted()) {
+          pause(500);
+          continue;
+        }
+        Collection<CPMember> members = m.getCPMembers().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        List<CPMember> dead = deadMembers(m, members);
+        for (CPMember c : dead) {
+          m.removeCPMember(c.getUuid()).toCompletableFuture().get(30, TimeUnit.SECONDS);
+          log.info("replication: removed CP member {} (gone)", c.getAddress());
+        }
+        if (m.getLocalCPMember() == null && members.size() - dead.size() < want) {
+          m.promoteToCPMember().toCompletableFuture().get(30, TimeUnit.SECONDS);
+          log.info("replication: this node took a free CP seat");
+        }
+        return;
+      } catch (Exception e) {
+        log.debug("replication: CP members not healed yet: {}", e.toString());
+        pause(1000);
+      }
+    }
+  }
+
+  private List<CPMember> deadMembers(CPSubsystemManagementService m, Collection<CPMember> members) {
+    Set<Address> live = new HashSet<>();
+    for (Member member : hz.getCluster().getMembers()) {
+      live.add(member.getAddress());
+    }
+    Address me = hz.getCluster().getLocalMember().getAddress();
+    CPMember local = m.getLocalCPMember();
+    List<CPMember> dead = new ArrayList<>();
+    for (CPMember c : members) {
+      boolean isMyOldSelf = c.getAddress().equals(me) && (local == null || !local.getUuid().equals(c.getUuid()));
+      if (!live.contains(c.getAddress()) || isMyOldSelf) {
+        dead.add(c);
+      }
+    }
+    return dead;
+  }
+}
