@@ -117,7 +117,8 @@ public final class BeanstalkServer {
     EngineAddress address = EngineAddress.unique();
     List<String> ids = new ArrayList<>();
     Readiness readiness = new Readiness();
-    ServerMetrics metrics = config.isMetricsEnabled() ? ServerMetrics.create(config.binlog().isEnabled()) : null;
+    ServerMetrics metrics =
+        config.isMetricsEnabled() ? ServerMetrics.create(config.binlog().isEnabled(), group) : null;
     TcpServerVerticle tcp = config.isTcpEnabled() || tlsCredentials != null ? new TcpServerVerticle(config, address,
         metrics == null ? CommandDurations.NONE : metrics.commandDurations(), tlsCredentials) : null;
     HttpFrontVerticle http = config.http().isEnabled()
