@@ -3,6 +3,7 @@ package io.github.vertxbeanstalkd;
 import io.github.vertxbeanstalkd.api.BusFrontVerticle;
 import io.github.vertxbeanstalkd.bus.EngineAddress;
 import io.github.vertxbeanstalkd.bus.EngineRequest;
+import io.github.vertxbeanstalkd.bus.GroupStatus;
 import io.github.vertxbeanstalkd.bus.LocalCodec;
 import io.github.vertxbeanstalkd.config.BinlogSection;
 import io.github.vertxbeanstalkd.config.FsyncSetting;
@@ -92,25 +93,36 @@ public final class BeanstalkServer {
    * reserve timeouts and the ages in stats and metrics. A test's way to let time pass on demand.
    */
   public static Future<BeanstalkServer> deploy(Vertx vertx, ServerConfig config, Clock clock) {
+    return deploy(vertx, config, clock, (GroupStatus) null);
+  }
+
+  /**
+   * As {@link #deploy(Vertx, ServerConfig, Clock)}, for a node of a replication group: /healthz,
+   * /readyz and the metrics report where {@code group} says it stands.
+   *
+   * @param group written by the replication layer; null when the node is not replicated
+   */
+  public static Future<BeanstalkServer> deploy(Vertx vertx, ServerConfig config, Clock clock, GroupStatus group) {
     if (!config.tls().isEnabled()) {
-      return deploy(vertx, config, clock, null);
+      return deploy(vertx, config, clock, null, group);
     }
     return vertx.executeBlocking(() -> TlsCredentials.load(vertx, config.tls()))
         .recover(e -> Future.failedFuture(new VertxException(e.getMessage(), true)))
-        .compose(tls -> deploy(vertx, config, clock, tls));
+        .compose(tls -> deploy(vertx, config, clock, tls, group));
   }
 
   private static Future<BeanstalkServer> deploy(Vertx vertx, ServerConfig config, Clock clock,
-      TlsCredentials tlsCredentials) {
+      TlsCredentials tlsCredentials, GroupStatus group) {
     LocalCodec.registerAll(vertx);
     EngineAddress address = EngineAddress.unique();
     List<String> ids = new ArrayList<>();
     Readiness readiness = new Readiness();
-    ServerMetrics metrics = config.isMetricsEnabled() ? ServerMetrics.create(config.binlog().isEnabled()) : null;
+    ServerMetrics metrics =
+        config.isMetricsEnabled() ? ServerMetrics.create(config.binlog().isEnabled(), group) : null;
     TcpServerVerticle tcp = config.isTcpEnabled() || tlsCredentials != null ? new TcpServerVerticle(config, address,
         metrics == null ? CommandDurations.NONE : metrics.commandDurations(), tlsCredentials) : null;
     HttpFrontVerticle http = config.http().isEnabled()
-        ? new HttpFrontVerticle(config.http(), address, readiness, metrics) : null;
+        ? new HttpFrontVerticle(config.http(), address, readiness, metrics, group) : null;
     Future<?> deployed = Future.succeededFuture();
     if (http != null) {
       deployed = vertx.deployVerticle(http).onSuccess(ids::add);

@@ -11,10 +11,12 @@ import java.util.Set;
  *
  * @param isWarmUpEnabled {@code tcp.warmUp}: before the port opens, a throwaway server is put
  *     through the command path over loopback, so that the first client is answered at full speed
+ * @param replication the {@code replication} section: off unless the node joins a group
  */
 public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSection binlog, boolean isTcpEnabled,
     boolean isWarmUpEnabled, EventBusConfig eventBus, HttpConfig http, boolean isMetricsEnabled,
-    long shutdownGraceMillis, int maxConnections, long maxMemoryBytes, TlsConfig tls) {
+    long shutdownGraceMillis, int maxConnections, long maxMemoryBytes, TlsConfig tls,
+    ReplicationConfig replication) {
   public static final String DEFAULT_HOST = "127.0.0.1";
   public static final int DEFAULT_PORT = 11300;
   /** BEHAVIOURS.md 4: 2^16 - 1, inclusive. */
@@ -56,7 +58,7 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
 
   public ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSection binlog) {
     this(host, port, maxJobSizeBytes, binlog, true, true, EventBusConfig.defaults(), HttpConfig.off(), true,
-        DEFAULT_SHUTDOWN_GRACE_MILLIS, defaultMaxConnections(), 0, TlsConfig.off());
+        DEFAULT_SHUTDOWN_GRACE_MILLIS, defaultMaxConnections(), 0, TlsConfig.off(), ReplicationConfig.off());
   }
 
   /** The launcher's defaults: every listener on, on loopback. */
@@ -74,6 +76,7 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
     all.addAll(HttpConfig.ENVIRONMENT.keySet());
     all.addAll(METRICS_ENVIRONMENT.keySet());
     all.addAll(TlsConfig.ENVIRONMENT.keySet());
+    all.addAll(ReplicationConfig.ENVIRONMENT.keySet());
     return all;
   }
 
@@ -117,6 +120,15 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
     return with(c -> c.tls = config);
   }
 
+  /**
+   * As a member of a replication group; {@code config.group()} is taken as given (only
+   * {@link #fromJson} defaults it to {@code eventBus.address}). A member needs a binlog: deploying
+   * checks it.
+   */
+  public ServerConfig withReplication(ReplicationConfig config) {
+    return with(c -> c.replication = config);
+  }
+
   public ServerConfig withMaxConnections(int max) {
     return with(c -> c.maxConnections = max);
   }
@@ -154,6 +166,7 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
     int maxConnections;
     long maxMemoryBytes;
     TlsConfig tls;
+    ReplicationConfig replication;
   }
 
   private ServerConfig with(java.util.function.Consumer<Copy> change) {
@@ -171,9 +184,11 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
     c.maxConnections = maxConnections;
     c.maxMemoryBytes = maxMemoryBytes;
     c.tls = tls;
+    c.replication = replication;
     change.accept(c);
     return new ServerConfig(c.host, c.port, c.maxJobSizeBytes, c.binlog, c.isTcpEnabled, c.isWarmUpEnabled,
-        c.eventBus, c.http, c.isMetricsEnabled, c.shutdownGraceMillis, c.maxConnections, c.maxMemoryBytes, c.tls);
+        c.eventBus, c.http, c.isMetricsEnabled, c.shutdownGraceMillis, c.maxConnections, c.maxMemoryBytes, c.tls,
+        c.replication);
   }
 
   /** The defaults as JSON, the lowest layer of the configuration. */
@@ -211,9 +226,12 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
     long maxMemory = number(merged, "maxMemory", 0, 0, Long.MAX_VALUE);
     ConfigSection tcp = new ConfigSection("tcp", TCP_KEYS, TCP_ENVIRONMENT, json);
     boolean isMetricsEnabled = metricsFlag(json);
-    return new ServerConfig(host, port, maxJobSize, BinlogSection.fromJson(json), tcp.flag("enabled", true),
-        tcp.flag("warmUp", true), EventBusConfig.fromJson(json), HttpConfig.fromJson(json, host), isMetricsEnabled,
-        graceMillis, maxConnections, maxMemory, TlsConfig.fromJson(json, host));
+    BinlogSection binlog = BinlogSection.fromJson(json);
+    EventBusConfig eventBus = EventBusConfig.fromJson(json);
+    return new ServerConfig(host, port, maxJobSize, binlog, tcp.flag("enabled", true),
+        tcp.flag("warmUp", true), eventBus, HttpConfig.fromJson(json, host), isMetricsEnabled,
+        graceMillis, maxConnections, maxMemory, TlsConfig.fromJson(json, host),
+        ReplicationConfig.fromJson(json, eventBus.address(), binlog.isEnabled()));
   }
 
   private static boolean metricsFlag(JsonObject json) {
@@ -253,6 +271,8 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
     all.addAll(METRICS_ENVIRONMENT.keySet());
     all.addAll(ConfigSection.topLevelKeys(TlsConfig.SECTION, TlsConfig.KEYS));
     all.addAll(TlsConfig.ENVIRONMENT.keySet());
+    all.addAll(ConfigSection.topLevelKeys(ReplicationConfig.SECTION, ReplicationConfig.KEYS));
+    all.addAll(ReplicationConfig.ENVIRONMENT.keySet());
     return all;
   }
 

@@ -1,6 +1,7 @@
 package io.github.vertxbeanstalkd.http;
 
 import io.github.vertxbeanstalkd.bus.EngineAddress;
+import io.github.vertxbeanstalkd.bus.GroupStatus;
 import io.github.vertxbeanstalkd.config.HttpConfig;
 import io.github.vertxbeanstalkd.metrics.ServerMetrics;
 import io.vertx.core.Future;
@@ -33,15 +34,26 @@ public final class HttpFrontVerticle extends VerticleBase {
   private final Readiness readiness;
   private final ServerMetrics metrics;
   private final EngineAddress address;
+  private final GroupHealth group;
   private EngineCalls engine;
   private HttpServer server;
 
   /** @param metrics null when metrics are off: /metrics then answers 404 */
   public HttpFrontVerticle(HttpConfig config, EngineAddress address, Readiness readiness, ServerMetrics metrics) {
+    this(config, address, readiness, metrics, null);
+  }
+
+  /**
+   * @param metrics null when metrics are off: /metrics then answers 404
+   * @param group null when the node is not replicated: /healthz and /readyz then say nothing of a group
+   */
+  public HttpFrontVerticle(HttpConfig config, EngineAddress address, Readiness readiness, ServerMetrics metrics,
+      GroupStatus group) {
     this.config = config;
     this.address = address;
     this.readiness = readiness;
     this.metrics = metrics;
+    this.group = new GroupHealth(group);
   }
 
   @Override
@@ -119,12 +131,13 @@ public final class HttpFrontVerticle extends VerticleBase {
 
   private void healthz(RoutingContext ctx) {
     Readiness.Phase phase = readiness.phase();
-    Responses.json(ctx.response(), 200, new JsonObject().put("status", "ok").put("phase", phase.name().toLowerCase())
+    Responses.json(ctx.response(), 200, group.addTo(new JsonObject().put("status", "ok")
+        .put("phase", phase.name().toLowerCase())
         .put("reason", switch (phase) {
           case REPLAYING -> "the process is up and replaying its binlog";
           case SERVING -> "the process is up and serving";
           case STOPPING -> "the process is up and shutting down";
-        }));
+        })));
   }
 
   private void readyz(RoutingContext ctx) {
@@ -132,19 +145,22 @@ public final class HttpFrontVerticle extends VerticleBase {
       case REPLAYING -> Responses.json(ctx.response(), 503, notReady("replaying the binlog; not listening yet"));
       case STOPPING -> Responses.json(ctx.response(), 503, notReady("shutting down"));
       case SERVING -> engine.snapshot().onComplete(r -> {
-        if (r.failed()) {
+        String notServing = group.notServingReason();
+        if (notServing != null) {
+          Responses.json(ctx.response(), 503, notReady(notServing));
+        } else if (r.failed()) {
           Responses.json(ctx.response(), 503, notReady("the queue engine does not answer: " + r.cause().getMessage()));
         } else if (r.result().isDraining()) {
           Responses.json(ctx.response(), 503, notReady("draining: puts are refused (undrain to accept them again)"));
         } else {
-          Responses.json(ctx.response(), 200, new JsonObject().put("ready", true)
-              .put("reason", "listening on " + readiness.listening() + "; binlog replayed; not draining"));
+          Responses.json(ctx.response(), 200, group.addRoleTo(new JsonObject().put("ready", true)
+              .put("reason", "listening on " + readiness.listening() + "; binlog replayed; not draining")));
         }
       });
     }
   }
 
-  private static JsonObject notReady(String reason) {
-    return new JsonObject().put("ready", false).put("reason", reason);
+  private JsonObject notReady(String reason) {
+    return group.addRoleTo(new JsonObject().put("ready", false).put("reason", reason));
   }
 }

@@ -2,6 +2,7 @@ package io.github.vertxbeanstalkd.metrics;
 
 import io.github.vertxbeanstalkd.bus.EngineSnapshot;
 import io.github.vertxbeanstalkd.bus.EngineObserver;
+import io.github.vertxbeanstalkd.bus.GroupStatus;
 import io.github.vertxbeanstalkd.protocol.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -23,7 +24,8 @@ import java.util.concurrent.TimeUnit;
  * latest {@link EngineSnapshot} the engine published (a volatile reference, no lock, no walk over
  * jobs), command latencies come from the fronts, sync times from the binlog writer. The registry is
  * Vert.x's own when its metrics run on Prometheus (so one scrape has the {@code vertx_*} series
- * too), otherwise one of this server's.
+ * too), otherwise one of this server's. On a node of a replication group, the
+ * {@code beanstalkd_replication_*} series too (see {@link GroupSeries}).
  */
 public final class ServerMetrics implements EngineObserver {
   private static final List<String> STATES = List.of("ready", "delayed", "reserved", "buried");
@@ -33,12 +35,15 @@ public final class ServerMetrics implements EngineObserver {
   private final MultiGauge jobs;
   private final MultiGauge oldestReadyAge;
   private final Timer fsync;
+  /** Null when the node is not replicated. */
+  private final GroupSeries group;
   private volatile EngineSnapshot latest;
   /** The tube names the per-tube rows were last registered for; touched by the publishing thread only. */
   private List<String> registeredTubes = List.of();
 
-  private ServerMetrics(PrometheusMeterRegistry registry, boolean hasBinlog) {
+  private ServerMetrics(PrometheusMeterRegistry registry, boolean hasBinlog, GroupStatus groupStatus) {
     this.registry = registry;
+    this.group = groupStatus == null ? null : new GroupSeries(registry, groupStatus);
     this.commandDurations = new CommandDurations(registry);
     jobs = MultiGauge.builder("beanstalkd.jobs").description("Jobs per tube and state").register(registry);
     oldestReadyAge = MultiGauge.builder("beanstalkd.oldest.ready.age").baseUnit("seconds")
@@ -87,11 +92,21 @@ public final class ServerMetrics implements EngineObserver {
    * uses yet, else in a registry of their own.
    */
   public static ServerMetrics create(boolean hasBinlog) {
+    return create(hasBinlog, null);
+  }
+
+  /**
+   * As {@link #create(boolean)}, with the {@code beanstalkd_replication_*} series read from
+   * {@code group} once it has a state.
+   *
+   * @param group null when the node is not replicated
+   */
+  public static ServerMetrics create(boolean hasBinlog, GroupStatus group) {
     PrometheusMeterRegistry shared = prometheusOf(BackendRegistries.getDefaultNow());
     if (shared != null && shared.find("beanstalkd.connections").meter() == null) {
-      return new ServerMetrics(shared, hasBinlog);
+      return new ServerMetrics(shared, hasBinlog, group);
     }
-    return new ServerMetrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), hasBinlog);
+    return new ServerMetrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), hasBinlog, group);
   }
 
   private static PrometheusMeterRegistry prometheusOf(MeterRegistry registry) {
@@ -123,6 +138,9 @@ public final class ServerMetrics implements EngineObserver {
 
   /** The Prometheus text format of every series; may take milliseconds, so not on an event loop. */
   public String scrape() {
+    if (group != null) {
+      group.registerIfReplicated();
+    }
     // A gauge x and a counter x_total are one family to Micrometer's Prometheus client, so it can
     // hold only one of beanstalkd_connections and beanstalkd_connections_total: the counter is
     // written here, in the same text format.
@@ -138,6 +156,17 @@ public final class ServerMetrics implements EngineObserver {
     List<String> names = new ArrayList<>(snapshot.tubes().keySet());
     if (!names.equals(registeredTubes)) {
       registerTubeRows(names);
+    }
+  }
+
+  /**
+   * On a primary, records that a change waited {@code nanos} for its {@code minAcks} standbys to
+   * have written it (the {@code beanstalkd_replication_ack_duration_seconds} histogram); ignored
+   * on a node that is not replicated. Any thread.
+   */
+  public void recordAck(long nanos) {
+    if (group != null) {
+      group.recordAck(nanos);
     }
   }
 

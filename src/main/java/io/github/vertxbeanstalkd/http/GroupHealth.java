@@ -1,0 +1,58 @@
+package io.github.vertxbeanstalkd.http;
+
+import io.github.vertxbeanstalkd.bus.GroupState;
+import io.github.vertxbeanstalkd.bus.GroupStatus;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * What /healthz and /readyz say about this node's place in its replication group
+ * (shared/spec/REPLICATION.md, "Roles"). A node that is not replicated gets nothing added.
+ */
+final class GroupHealth {
+  private final GroupStatus status;
+
+  /** @param status null when the node is not replicated */
+  GroupHealth(GroupStatus status) {
+    this.status = status;
+  }
+
+  /** Adds the role, the term, the fencing mode and the role's own fields to a /healthz answer. */
+  JsonObject addTo(JsonObject healthz) {
+    GroupState s = state();
+    if (s == null) {
+      return healthz;
+    }
+    healthz.put("role", s.role()).put("term", s.term());
+    if (s.isPrimary()) {
+      healthz.put("standbys", s.standbys()).put("degraded", s.isDegraded());
+    } else {
+      healthz.put("lagBytes", s.lagBytes());
+    }
+    // REPLICATION.md: without three CP members two nodes may both believe they hold the lock.
+    return healthz.put("fencing", s.isFencingSafe() ? "safe" : "unsafe");
+  }
+
+  /** Why this node's TCP port does not serve the queue, or null when it does or the node is not replicated. */
+  String notServingReason() {
+    GroupState s = state();
+    if (s == null || s.servesProtocol()) {
+      return null;
+    }
+    return switch (s.role()) {
+      case GroupState.STANDBY -> "standby: the primary serves the queue";
+      case GroupState.SYNCING -> "syncing: copying the primary's state; the primary serves the queue";
+      case GroupState.PRIMARY -> "primary: not serving the queue yet (term " + s.term() + ")";
+      default -> s.role() + ": the primary serves the queue";
+    };
+  }
+
+  /** The role, for a /readyz answer; nothing when the node is not replicated. */
+  JsonObject addRoleTo(JsonObject readyz) {
+    GroupState s = state();
+    return s == null ? readyz : readyz.put("role", s.role());
+  }
+
+  private GroupState state() {
+    return status == null ? null : status.state();
+  }
+}
