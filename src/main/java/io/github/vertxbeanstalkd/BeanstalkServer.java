@@ -11,6 +11,7 @@ import io.github.vertxbeanstalkd.config.ServerConfig;
 import io.github.vertxbeanstalkd.engine.Clock;
 import io.github.vertxbeanstalkd.engine.QueueEngineVerticle;
 import io.github.vertxbeanstalkd.bus.EngineObserver;
+import io.github.vertxbeanstalkd.replication.ReplicationNode;
 import io.github.vertxbeanstalkd.engine.ServerInfo;
 import io.github.vertxbeanstalkd.http.HttpFrontVerticle;
 import io.github.vertxbeanstalkd.http.Readiness;
@@ -47,18 +48,18 @@ public final class BeanstalkServer {
   private final ServerConfig config;
   private final EngineAddress address;
   private final List<String> deploymentIds;
-  private final TcpServerVerticle tcp;
+  private final ServingFronts fronts;
   private final HttpFrontVerticle http;
   private final Readiness readiness;
   private final ServerMetrics metrics;
 
   private BeanstalkServer(Vertx vertx, ServerConfig config, EngineAddress address, List<String> deploymentIds,
-      TcpServerVerticle tcp, HttpFrontVerticle http, Readiness readiness, ServerMetrics metrics) {
+      ServingFronts fronts, HttpFrontVerticle http, Readiness readiness, ServerMetrics metrics) {
     this.vertx = vertx;
     this.config = config;
     this.address = address;
     this.deploymentIds = deploymentIds;
-    this.tcp = tcp;
+    this.fronts = fronts;
     this.http = http;
     this.readiness = readiness;
     this.metrics = metrics;
@@ -119,8 +120,8 @@ public final class BeanstalkServer {
     Readiness readiness = new Readiness();
     ServerMetrics metrics =
         config.isMetricsEnabled() ? ServerMetrics.create(config.binlog().isEnabled(), group) : null;
-    TcpServerVerticle tcp = config.isTcpEnabled() || tlsCredentials != null ? new TcpServerVerticle(config, address,
-        metrics == null ? CommandDurations.NONE : metrics.commandDurations(), tlsCredentials) : null;
+    CommandDurations durations = metrics == null ? CommandDurations.NONE : metrics.commandDurations();
+    ServingFronts fronts = new ServingFronts(vertx, config, address, durations, tlsCredentials);
     HttpFrontVerticle http = config.http().isEnabled()
         ? new HttpFrontVerticle(config.http(), address, readiness, metrics, group) : null;
     Future<?> deployed = Future.succeededFuture();
@@ -133,25 +134,27 @@ public final class BeanstalkServer {
             binlogConfig(config.binlog()), metrics == null ? EngineObserver.NONE : metrics, clock)
             .withMaxMemory(config.maxMemoryBytes())))
         .onSuccess(ids::add);
-    if (tcp != null && config.isWarmUpEnabled()) {
+    if (fronts.hasTcp() && config.isWarmUpEnabled()) {
       // After the engine (and its replay of the log), before the port opens.
       deployed = deployed.compose(v -> Rehearsal.run(vertx, gathered.result()));
     }
-    if (tcp != null) {
-      deployed = deployed.compose(v -> vertx.deployVerticle(tcp)).onSuccess(ids::add);
-    }
-    if (config.eventBus().isEnabled()) {
-      deployed = deployed.compose(v -> vertx.deployVerticle(new BusFrontVerticle(config, address,
-          metrics == null ? CommandDurations.NONE : metrics.commandDurations())))
+    if (config.replication().isEnabled()) {
+      // The group decides: the fronts open when this node is the primary.
+      GroupStatus status = group != null ? group : new GroupStatus();
+      deployed = deployed.compose(v -> vertx.deployVerticle(new ReplicationNode(config.replication(), address, status,
+              fronts, metrics == null ? nanos -> {} : metrics::recordAck)))
           .onSuccess(ids::add);
+    } else {
+      deployed = deployed.compose(v -> fronts.open());
     }
     return deployed
         .map(v -> {
-          BeanstalkServer server = new BeanstalkServer(vertx, config, address, ids, tcp, http, readiness, metrics);
+          BeanstalkServer server = new BeanstalkServer(vertx, config, address, ids, fronts, http, readiness, metrics);
           readiness.serving(server.listening());
           return server;
         })
-        .recover(failure -> undeploy(vertx, ids).transform(v -> Future.failedFuture(failure)));
+        .recover(failure -> fronts.close().transform(c -> undeploy(vertx, ids))
+            .transform(v -> Future.failedFuture(failure)));
   }
 
   /** The binlog's settings in the persistence layer's terms, from the validated {@code binlog} section. */
@@ -167,11 +170,13 @@ public final class BeanstalkServer {
 
   /** The TCP port bound (the configured one, or the one picked for port 0); -1 without TCP. */
   public int port() {
+    TcpServerVerticle tcp = fronts.tcp();
     return tcp == null ? -1 : tcp.actualPort();
   }
 
   /** The TLS port bound (the configured one, or the one picked for port 0); -1 without TLS. */
   public int tlsPort() {
+    TcpServerVerticle tcp = fronts.tcp();
     return tcp == null ? -1 : tcp.actualTlsPort();
   }
 
@@ -227,7 +232,7 @@ public final class BeanstalkServer {
   /** Undeploys the server: the listener closes, the binlog is flushed and closed. */
   public Future<Void> close() {
     readiness.stopping();
-    return undeploy(vertx, deploymentIds);
+    return fronts.close().transform(v -> undeploy(vertx, deploymentIds));
   }
 
   /**
@@ -239,10 +244,11 @@ public final class BeanstalkServer {
   public Future<Void> shutdown(long graceMillis) {
     long startedNanos = System.nanoTime();
     readiness.stopping();
+    TcpServerVerticle tcp = fronts.tcp();
     Future<Integer> closed = tcp == null ? Future.succeededFuture(0) : tcp.shutdown(graceMillis);
     return closed.compose(open -> {
       long connectionsMillis = (System.nanoTime() - startedNanos) / 1_000_000;
-      return undeploy(vertx, deploymentIds).onSuccess(v -> log.info(
+      return fronts.close().transform(c -> undeploy(vertx, deploymentIds)).onSuccess(v -> log.info(
           "shutdown: stopped accepting, {} connection(s) finished their replies and closed in {} ms; {}; "
               + "took {} ms", open, connectionsMillis,
           config.binlog().isEnabled() ? "binlog flushed, fsynced and closed" : "no binlog (jobs were in memory)",

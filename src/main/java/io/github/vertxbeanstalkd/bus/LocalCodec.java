@@ -23,7 +23,8 @@ public final class LocalCodec<T> implements MessageCodec<T, T> {
     register(vertx, EngineSnapshot.class);
   }
 
-  private static <T> void register(Vertx vertx, Class<T> type) {
+  /** Registers the local codec of one more message type (a second server in one Vert.x shares it). */
+  public static <T> void register(Vertx vertx, Class<T> type) {
     try {
       vertx.eventBus().registerDefaultCodec(type, new LocalCodec<>(type));
     } catch (IllegalStateException alreadyRegistered) {

@@ -1,0 +1,52 @@
+package io.github.vertxbeanstalkd.replication;
+
+import io.github.vertxbeanstalkd.persistence.BinlogRecord;
+import io.github.vertxbeanstalkd.persistence.RecordFrames;
+import io.vertx.core.buffer.Buffer;
+import java.util.List;
+
+/**
+ * One message of the record stream from a primary to a standby: a header, then the records as the
+ * binlog frames them ({@link RecordFrames}: the log's own encoding and CRC). To change this format,
+ * change both ends in one release: nodes of different versions cannot form a group.
+ *
+ * <pre>
+ * kind      1 byte   RESET (drop every job: a copy starts), COPY (live jobs as snapshots), LIVE (changes)
+ * term      8 bytes  the sender's term; a standby refuses a term older than the newest it saw
+ * first     8 bytes  LIVE: the binlog sequence of the first record; otherwise the copy's start
+ * last      8 bytes  LIVE: the sequence of the last record; otherwise the copy's start
+ * logged    8 bytes  stream bytes the primary had logged when it sent this (for the standby's lag)
+ * frames    the rest
+ * </pre>
+ */
+record Batch(byte kind, long term, long first, long last, long logged, Buffer frames) {
+  static final byte RESET = 0;
+  static final byte COPY = 1;
+  static final byte LIVE = 2;
+  private static final int HEADER_BYTES = 1 + 4 * 8;
+
+  static Batch of(byte kind, long term, long first, long last, long logged, List<BinlogRecord> records) {
+    return new Batch(kind, term, first, last, logged, Buffer.buffer(RecordFrames.encode(records)));
+  }
+
+  Buffer encode() {
+    return Buffer.buffer(HEADER_BYTES + frames.length()).appendByte(kind).appendLong(term).appendLong(first)
+        .appendLong(last).appendLong(logged).appendBuffer(frames);
+  }
+
+  static Batch decode(Buffer b) {
+    return new Batch(b.getByte(0), b.getLong(1), b.getLong(9), b.getLong(17), b.getLong(25),
+        b.getBuffer(HEADER_BYTES, b.length()));
+  }
+
+  /** The records, every frame's checksum checked (IllegalArgumentException when damaged). */
+  List<BinlogRecord> records() {
+    byte[] bytes = frames.getBytes();
+    return RecordFrames.decode(bytes, 0, bytes.length);
+  }
+
+  /** A standby's answer: the last sequence it applied, under {@code term}. */
+  static Buffer ack(long term, long applied) {
+    return Buffer.buffer(16).appendLong(term).appendLong(applied);
+  }
+}

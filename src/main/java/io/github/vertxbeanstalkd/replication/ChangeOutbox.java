@@ -1,0 +1,52 @@
+package io.github.vertxbeanstalkd.replication;
+
+import io.github.vertxbeanstalkd.bus.ChangeStream;
+import io.github.vertxbeanstalkd.persistence.BinlogRecord;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A primary's engine hands its logged changes here, on the engine's thread; what one engine turn
+ * logged leaves as one local message to the replication node, by reference (records are
+ * immutable), so the engine never waits for the network and shares no mutable state with it.
+ */
+final class ChangeOutbox implements ChangeStream {
+  /** The changes of one engine turn, in order; {@code sequences[i]} is the binlog sequence of {@code records[i]}. */
+  record Changes(long[] sequences, List<BinlogRecord> records) {}
+
+  private final Vertx vertx;
+  private final String nodeAddress;
+  private long[] sequences = new long[64];
+  private List<BinlogRecord> records = new ArrayList<>();
+  private boolean isFlushScheduled;
+
+  ChangeOutbox(Vertx vertx, String nodeAddress) {
+    this.vertx = vertx;
+    this.nodeAddress = nodeAddress;
+  }
+
+  @Override
+  public void appended(long sequence, BinlogRecord record) {
+    int n = records.size();
+    if (n == sequences.length) {
+      sequences = java.util.Arrays.copyOf(sequences, n * 2);
+    }
+    sequences[n] = sequence;
+    records.add(record);
+    if (!isFlushScheduled) {
+      isFlushScheduled = true;
+      // After this turn of the engine: every change it logs now goes in one message.
+      Context engine = vertx.getOrCreateContext();
+      engine.runOnContext(v -> flush());
+    }
+  }
+
+  private void flush() {
+    isFlushScheduled = false;
+    Changes changes = new Changes(java.util.Arrays.copyOf(sequences, records.size()), records);
+    records = new ArrayList<>();
+    vertx.eventBus().send(nodeAddress, changes);
+  }
+}

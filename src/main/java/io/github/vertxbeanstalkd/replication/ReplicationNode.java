@@ -1,0 +1,260 @@
+package io.github.vertxbeanstalkd.replication;
+
+import com.hazelcast.core.HazelcastInstance;
+import io.github.vertxbeanstalkd.bus.EngineAddress;
+import io.github.vertxbeanstalkd.bus.GroupState;
+import io.github.vertxbeanstalkd.bus.GroupStatus;
+import io.github.vertxbeanstalkd.bus.LocalCodec;
+import io.github.vertxbeanstalkd.config.ReplicationConfig;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.VertxException;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.json.JsonObject;
+import io.vertx.core.spi.cluster.ClusterManager;
+import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
+import java.util.function.LongConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * This node's part in its replication group (shared/spec/REPLICATION.md): it competes for the
+ * group's lock; while it holds it, it is the primary (its fronts open, its changes shipped, its
+ * replies acknowledged only with minAcks standbys and a fresh lease); otherwise it follows the
+ * primary as a standby. Every change of role is logged with its term.
+ */
+public final class ReplicationNode extends VerticleBase {
+  private static final Logger log = LoggerFactory.getLogger(ReplicationNode.class);
+  private static final long TICK_MILLIS = 200;
+
+  private final ReplicationConfig config;
+  private final EngineAddress engineAddress;
+  private final GroupStatus status;
+  private final Fronts fronts;
+  private final LongConsumer ackNanos;
+  private Context context;
+  private GroupLock lock;
+  private Addresses addresses;
+  private EngineShipping engine;
+  private Follower follower;
+  private Shipper shipper;
+  private ChangeOutbox outbox;
+  private MessageConsumer<JsonObject> primaryConsumer;
+  private String role = GroupState.SYNCING;
+  private long term;
+  private long failovers;
+  private long lagBytes;
+  private boolean servesProtocol;
+  private long tickTimer = -1;
+
+  /** @param ackNanos hears how long each standby's acknowledgement took (may do nothing) */
+  public ReplicationNode(ReplicationConfig config, EngineAddress engineAddress, GroupStatus status, Fronts fronts,
+      LongConsumer ackNanos) {
+    this.config = config;
+    this.engineAddress = engineAddress;
+    this.status = status;
+    this.fronts = fronts;
+    this.ackNanos = ackNanos;
+  }
+
+  @Override
+  public Future<?> start() {
+    context = vertx.getOrCreateContext();
+    HazelcastInstance hz = hazelcast();
+    if (hz == null) {
+      return Future.failedFuture(new VertxException("replication.enabled needs a clustered Vert.x with the "
+          + "Hazelcast cluster manager: start with -cluster and a cluster configuration such as "
+          + "conf/cluster-group.xml", true));
+    }
+    LocalCodec.register(vertx, ChangeOutbox.Changes.class);
+    String nodeId = hz.getCluster().getLocalMember().getUuid().toString();
+    addresses = Addresses.of(config.group(), nodeId);
+    engine = new EngineShipping(vertx, engineAddress);
+    lock = new HazelcastGroupLock(hz, config.group());
+    if (!lock.isSafe()) {
+      log.warn("replication: the cluster has fewer than three CP members, so the group's lock runs in Hazelcast's "
+          + "\"unsafe mode\": after a partition two nodes may both act as primary. Use a cluster configuration "
+          + "with the CP subsystem (conf/cluster-group.xml)");
+    }
+    String changes = addresses.node() + ".changes";
+    outbox = new ChangeOutbox(vertx, changes);
+    follower = new Follower(vertx, addresses, engine, new Follower.Listener() {
+      @Override
+      public void syncing() {
+        if (!role.equals(GroupState.PRIMARY)) {
+          setRole(GroupState.SYNCING);
+        }
+      }
+
+      @Override
+      public void following(long followedTerm, long lag) {
+        lagBytes = lag;
+        if (!role.equals(GroupState.PRIMARY)) {
+          term = Math.max(term, followedTerm);
+          setRole(GroupState.STANDBY);
+        }
+      }
+    });
+    publish();
+    return Future.all(
+            vertx.eventBus().<ChangeOutbox.Changes>localConsumer(changes, msg -> {
+              if (shipper != null) {
+                shipper.onChanges(msg.body());
+              }
+            }).completion(),
+            vertx.eventBus().<JsonObject>consumer(addresses.announcements(), msg -> onAnnouncement(msg.body()))
+                .completion())
+        .compose(v -> follower.start())
+        .onSuccess(v -> {
+          tickTimer = vertx.setPeriodic(TICK_MILLIS, id -> tick());
+          lock.start(new LockEvents());
+          log.info("replication: node {} of group '{}' started (minAcks {}, whenTooFewStandbys {}), fencing {}",
+              nodeId, config.group(), config.minAcks(), config.whenTooFewStandbys().word(),
+              lock.isSafe() ? "safe (CP subsystem)" : "UNSAFE");
+        });
+  }
+
+  @Override
+  public Future<?> stop() {
+    vertx.cancelTimer(tickTimer);
+    if (lock != null) {
+      lock.stop();
+    }
+    if (shipper != null) {
+      shipper.stop();
+    }
+    return follower == null ? Future.succeededFuture() : follower.stop();
+  }
+
+  private HazelcastInstance hazelcast() {
+    if (!vertx.isClustered() || !(vertx instanceof io.vertx.core.internal.VertxInternal internal)) {
+      return null;
+    }
+    ClusterManager manager = internal.clusterManager();
+    return manager instanceof HazelcastClusterManager hz ? hz.getHazelcastInstance() : null;
+  }
+
+  /** The lock's news, moved from its thread onto this node's context. */
+  private final class LockEvents implements GroupLock.Listener {
+    @Override
+    public void acquired(long newTerm, long confirmedAtNanos) {
+      context.runOnContext(v -> promote(newTerm, confirmedAtNanos));
+    }
+
+    @Override
+    public void confirmed(long heldTerm, long confirmedAtNanos) {
+      context.runOnContext(v -> {
+        if (role.equals(GroupState.PRIMARY) && heldTerm == term) {
+          renewLease(confirmedAtNanos);
+        }
+      });
+    }
+
+    @Override
+    public void lost(long lostTerm, String why) {
+      context.runOnContext(v -> {
+        if (role.equals(GroupState.PRIMARY) && lostTerm == term) {
+          stepDown("lost the group's lock: " + why);
+        }
+      });
+    }
+  }
+
+  private void promote(long newTerm, long confirmedAtNanos) {
+    if (role.equals(GroupState.PRIMARY)) {
+      return;
+    }
+    boolean hadPrimary = follower.newestTerm() > 0;
+    follower.sawTerm(newTerm);
+    term = newTerm;
+    follower.stop();
+    shipper = new Shipper(vertx, config, engine, term, () -> stepDown("a standby has seen a newer term"), ackNanos);
+    engine.send(port -> port.replicateTo(outbox));
+    renewLease(confirmedAtNanos);
+    shipper.recompute();
+    primaryConsumer = vertx.eventBus().consumer(addresses.primary(), msg -> {
+      long theirTerm = msg.body().getLong("term", 0L);
+      if (theirTerm > term) {
+        msg.fail(409, "STALE_TERM " + theirTerm);
+        stepDown("a standby has seen term " + theirTerm);
+        return;
+      }
+      shipper.subscribe(msg.body().getString("node"));
+      msg.reply(new JsonObject().put("term", term));
+    });
+    if (hadPrimary) {
+      failovers++;
+    }
+    setRole(GroupState.PRIMARY);
+    log.info("replication: role primary, term {}", term);
+    primaryConsumer.completion()
+        .onSuccess(v -> vertx.eventBus().publish(addresses.announcements(), new JsonObject().put("term", term)))
+        .compose(v -> fronts.open())
+        .onSuccess(v -> {
+          servesProtocol = role.equals(GroupState.PRIMARY);
+          publish();
+        })
+        .onFailure(e -> log.error("replication: could not open the protocol's listeners as primary", e));
+  }
+
+  private void renewLease(long confirmedAtNanos) {
+    long remaining = lock.leaseNanos() - (System.nanoTime() - confirmedAtNanos);
+    if (remaining > 0) {
+      engine.send(port -> port.renewLease(remaining));
+    }
+  }
+
+  private void stepDown(String why) {
+    if (!role.equals(GroupState.PRIMARY)) {
+      return;
+    }
+    log.warn("replication: role standby (was primary of term {}): {}", term, why);
+    shipper.stop();
+    shipper = null;
+    servesProtocol = false;
+    setRole(GroupState.SYNCING);
+    engine.send(port -> port.stopReplicating());
+    Future<Void> unregistered = primaryConsumer == null ? Future.succeededFuture() : primaryConsumer.unregister();
+    primaryConsumer = null;
+    unregistered.compose(v -> fronts.close()).onComplete(v -> follower.start());
+  }
+
+  private void onAnnouncement(JsonObject announcement) {
+    long announced = announcement.getLong("term", 0L);
+    if (role.equals(GroupState.PRIMARY)) {
+      if (announced > term) {
+        stepDown("node of term " + announced + " announced itself primary");
+      }
+      return;
+    }
+    follower.onAnnouncement(announced);
+    term = Math.max(term, announced);
+  }
+
+  private void tick() {
+    if (shipper != null) {
+      shipper.tick();
+    } else {
+      follower.tick();
+    }
+    publish();
+  }
+
+  private void setRole(String newRole) {
+    if (!newRole.equals(role)) {
+      role = newRole;
+      if (!newRole.equals(GroupState.PRIMARY)) {
+        log.info("replication: role {}, term {}", newRole, term);
+      }
+    }
+    publish();
+  }
+
+  private void publish() {
+    boolean isPrimary = role.equals(GroupState.PRIMARY);
+    status.set(new GroupState(role, term, isPrimary && shipper != null ? shipper.caughtUp() : 0,
+        isPrimary && shipper != null && shipper.isDegraded(), isPrimary ? 0 : lagBytes,
+        lock == null || lock.isSafe(), failovers, servesProtocol));
+  }
+}

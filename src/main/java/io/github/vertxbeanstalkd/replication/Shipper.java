@@ -1,0 +1,258 @@
+package io.github.vertxbeanstalkd.replication;
+
+import io.github.vertxbeanstalkd.config.ReplicationConfig;
+import io.github.vertxbeanstalkd.persistence.BinlogRecord;
+import io.github.vertxbeanstalkd.persistence.RecordFrames;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.eventbus.ReplyFailure;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A primary's side of log shipping: every standby that subscribes is first copied (its jobs
+ * dropped, then the live jobs as snapshots) and then follows the changes as they are logged, each
+ * batch encoded once for all standbys. What the standbys acknowledge decides, against minAcks,
+ * what the engine may acknowledge to clients. Runs on the replication node's context.
+ */
+final class Shipper {
+  private static final Logger log = LoggerFactory.getLogger(Shipper.class);
+  /** Jobs per copy batch. */
+  private static final int COPY_JOBS = 256;
+  /** Batches a standby may leave unacknowledged before it is dropped (it subscribes again and is copied). */
+  private static final int MAX_UNACKED = 4096;
+  private static final long HEARTBEAT_NANOS = 300_000_000L;
+
+  private final Vertx vertx;
+  private final ReplicationConfig config;
+  private final EngineShipping engine;
+  private final long term;
+  private final Runnable onNewerTerm;
+  private final LongConsumer ackNanos;
+  private final Map<String, StandbyLink> links = new HashMap<>();
+  private final DeliveryOptions delivery;
+  private long logged;
+  private long lastSequence;
+  private long acknowledgedSent = -1;
+  private Boolean acceptsSent;
+  private boolean isStopped;
+
+  /**
+   * @param onNewerTerm a standby answered with a newer term: another node is primary, step down
+   * @param ackNanos hears how long each acknowledgement took (the ack duration histogram)
+   */
+  Shipper(Vertx vertx, ReplicationConfig config, EngineShipping engine, long term, Runnable onNewerTerm,
+      LongConsumer ackNanos) {
+    this.vertx = vertx;
+    this.config = config;
+    this.engine = engine;
+    this.term = term;
+    this.onNewerTerm = onNewerTerm;
+    this.ackNanos = ackNanos;
+    this.delivery = new DeliveryOptions().setSendTimeout(Math.max(2_000, 2 * config.ackTimeoutMillis()));
+  }
+
+  /** Standbys that are caught up now. */
+  int caughtUp() {
+    long now = System.nanoTime();
+    int n = 0;
+    for (StandbyLink l : links.values()) {
+      n += l.isCaughtUp(now, ackTimeoutNanos()) ? 1 : 0;
+    }
+    return n;
+  }
+
+  /** Fewer caught-up standbys than minAcks. */
+  boolean isDegraded() {
+    return config.minAcks() > 0 && caughtUp() < config.minAcks();
+  }
+
+  void stop() {
+    isStopped = true;
+    links.clear();
+  }
+
+  /** A standby asked to follow: it is copied, then follows. */
+  void subscribe(String address) {
+    StandbyLink old = links.remove(address);
+    if (old != null) {
+      old.state = StandbyLink.State.GONE;
+    }
+    StandbyLink link = new StandbyLink(address);
+    links.put(address, link);
+    log.info("replication: standby {} subscribed; copying the live jobs (term {})", address, term);
+    send(link, Batch.of(Batch.RESET, term, lastSequence, lastSequence, logged, List.of()), () ->
+        engine.run(port -> new Object[] {port.lastSequence(), port.liveJobIds()}).onSuccess(start -> {
+          link.copyAt = (Long) start[0];
+          link.copyIds = (long[]) start[1];
+          copyNext(link);
+        }));
+  }
+
+  private void copyNext(StandbyLink link) {
+    if (link.state != StandbyLink.State.COPYING || isStopped) {
+      return;
+    }
+    int from = link.copyCursor;
+    int to = Math.min(link.copyIds.length, from + COPY_JOBS);
+    if (from == to) {
+      link.state = StandbyLink.State.LIVE;
+      log.info("replication: standby {} copied {} jobs and follows from sequence {}", link.address,
+          link.copyIds.length, link.copyAt);
+      link.copyIds = null;
+      for (StandbyLink.Held h = link.held.poll(); h != null; h = link.held.poll()) {
+        sendLive(link, h.first(), h.last(), h.logged(), h.frames());
+      }
+      recompute();
+      return;
+    }
+    link.copyCursor = to;
+    engine.<List<BinlogRecord.JobSnapshot>>run(port -> port.snapshotsOf(link.copyIds, from, to)).onSuccess(jobs ->
+        send(link, Batch.of(Batch.COPY, term, link.copyAt, link.copyAt, logged, new ArrayList<>(jobs)),
+            () -> copyNext(link)));
+  }
+
+  /** What the engine logged in one turn: encoded once, sent to every following standby. */
+  void onChanges(ChangeOutbox.Changes changes) {
+    if (isStopped || changes.records().isEmpty()) {
+      return;
+    }
+    long[] seq = changes.sequences();
+    Buffer frames = Buffer.buffer(RecordFrames.encode(changes.records()));
+    logged += frames.length();
+    long first = seq[0];
+    long last = seq[seq.length - 1];
+    lastSequence = last;
+    for (StandbyLink link : links.values()) {
+      if (link.state == StandbyLink.State.LIVE) {
+        sendLive(link, first, last, logged, frames);
+      } else if (link.copyAt >= 0 && last > link.copyAt) {
+        link.held.add(new StandbyLink.Held(first, last, logged, frames));
+      } else if (link.copyAt < 0) {
+        // The copy's starting point is not known yet; the records after it are kept, and filtered then.
+        link.held.add(new StandbyLink.Held(first, last, logged, frames));
+      }
+    }
+    if (config.minAcks() == 0 || links.isEmpty()) {
+      recompute();
+    }
+  }
+
+  private void sendLive(StandbyLink link, long first, long last, long loggedBytes, Buffer frames) {
+    if (link.copyAt >= 0 && last <= link.copyAt) {
+      return;
+    }
+    long sentNanos = System.nanoTime();
+    Batch batch = new Batch(Batch.LIVE, term, first, last, loggedBytes, frames);
+    send(link, batch, () -> {
+      ackNanos.accept(System.nanoTime() - sentNanos);
+      link.acked = Math.max(link.acked, last);
+      recompute();
+    });
+  }
+
+  /** Every few hundred milliseconds: heartbeats to idle standbys, and what their silence means for acks. */
+  void tick() {
+    long now = System.nanoTime();
+    for (StandbyLink link : links.values()) {
+      if (link.state == StandbyLink.State.LIVE && link.unacked.isEmpty() && now - link.lastSentNanos > HEARTBEAT_NANOS) {
+        send(link, new Batch(Batch.LIVE, term, link.acked, link.acked, logged, Buffer.buffer()), () -> {});
+      }
+    }
+    recompute();
+  }
+
+  private void send(StandbyLink link, Batch batch, Runnable onAck) {
+    if (link.state == StandbyLink.State.GONE || isStopped) {
+      return;
+    }
+    if (link.unacked.size() >= MAX_UNACKED) {
+      drop(link, "fell " + MAX_UNACKED + " batches behind");
+      return;
+    }
+    long sentNanos = System.nanoTime();
+    link.lastSentNanos = sentNanos;
+    link.unacked.add(sentNanos);
+    vertx.eventBus().<Buffer>request(link.address, batch.encode(), delivery).onComplete(r -> {
+      link.unacked.poll();
+      if (isStopped || link.state == StandbyLink.State.GONE) {
+        return;
+      }
+      if (r.succeeded()) {
+        onAck.run();
+      } else if (r.cause() instanceof ReplyException re && re.failureType() == ReplyFailure.RECIPIENT_FAILURE
+          && String.valueOf(re.getMessage()).startsWith("STALE_TERM")) {
+        log.warn("replication: standby {} has seen a newer term ({}): this node is no longer primary",
+            link.address, re.getMessage());
+        onNewerTerm.run();
+      } else {
+        drop(link, r.cause().toString());
+      }
+    });
+  }
+
+  private void drop(StandbyLink link, String why) {
+    if (links.remove(link.address) == link) {
+      link.state = StandbyLink.State.GONE;
+      log.warn("replication: standby {} dropped ({}); it is copied again when it subscribes", link.address, why);
+      recompute();
+    }
+  }
+
+  /** Tells the engine what it may acknowledge now: minAcks standbys' sequence, or the primary alone. */
+  void recompute() {
+    if (isStopped) {
+      return;
+    }
+    long acknowledged;
+    boolean accepts = true;
+    int minAcks = config.minAcks();
+    if (minAcks == 0) {
+      acknowledged = Long.MAX_VALUE;
+    } else {
+      long now = System.nanoTime();
+      long[] acked = links.values().stream().filter(l -> l.isCaughtUp(now, ackTimeoutNanos()))
+          .mapToLong(l -> l.acked).toArray();
+      if (acked.length >= minAcks) {
+        Arrays.sort(acked);
+        acknowledged = acked[acked.length - minAcks];
+      } else if (config.whenTooFewStandbys() == ReplicationConfig.WhenTooFewStandbys.SERVE) {
+        acknowledged = Long.MAX_VALUE;
+      } else {
+        acknowledged = acknowledgedSent < 0 ? 0 : acknowledgedSent;
+        accepts = false;
+      }
+    }
+    if (acknowledged != acknowledgedSent) {
+      long a = acknowledged;
+      acknowledgedSent = a;
+      engine.send(port -> port.acknowledge(a));
+    }
+    if (acceptsSent == null || accepts != acceptsSent) {
+      boolean a = accepts;
+      if (acceptsSent != null) {
+        log.warn(a ? "replication: enough standbys again; changes are accepted"
+            : "replication: fewer caught-up standbys than minAcks; changes are refused (whenTooFewStandbys: refuse)");
+      }
+      acceptsSent = a;
+      engine.send(port -> {
+        port.acceptChanges(a);
+        if (!a) {
+          port.failUnacknowledged();
+        }
+      });
+    }
+  }
+
+  private long ackTimeoutNanos() {
+    return config.ackTimeoutMillis() * 1_000_000L;
+  }
+}
