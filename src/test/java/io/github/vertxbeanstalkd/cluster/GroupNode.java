@@ -58,7 +58,7 @@ final class GroupNode implements AutoCloseable {
     jvm = ChildJvm.start(List.of("-Dvertx.hazelcast.config=" + clusterXml.toAbsolutePath()),
         "io.github.vertxbeanstalkd.Main",
         List.of("io.github.vertxbeanstalkd.MainVerticle", "-cluster", "-cluster-host", "127.0.0.1", "-conf",
-            conf.encode()), logDir.resolve(name + "-" + starts + ".log"));
+            conf.encode()), logFile());
     isStopped = false;
   }
 
@@ -84,6 +84,19 @@ final class GroupNode implements AutoCloseable {
 
   String log() {
     return jvm == null ? "(not started)" : jvm.log();
+  }
+
+  /** Whether this start's whole log has {@code text}: a start-up error hides under later stack traces. */
+  boolean logContains(String text) {
+    try {
+      return Files.readString(logFile(), StandardCharsets.ISO_8859_1).contains(text);
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  private Path logFile() {
+    return logDir.resolve(name + "-" + starts + ".log");
   }
 
   /**
