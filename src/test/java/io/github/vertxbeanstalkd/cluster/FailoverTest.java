@@ -1,6 +1,7 @@
 package io.github.vertxbeanstalkd.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -78,8 +79,10 @@ class FailoverTest {
     // The killed node comes back as a standby; the group again tolerates one fault.
     first.start();
     awaitRole(first, "standby", REJOIN_MILLIS);
-    awaitOnePrimaryAndStandbys(nodes, REJOIN_MILLIS);
+    assertSame(second, awaitOnePrimaryAndStandbys(nodes, REJOIN_MILLIS), "the primary changed when " + first
+        + " rejoined");
     putAcknowledged(second, "before-stop-", 10);
+    long highestBeforeStop = acknowledged.keySet().stream().mapToLong(Long::longValue).max().orElseThrow();
 
     // SIGSTOP: a put reaches the frozen primary's socket; a third node takes over.
     try (TestClient stale = TestClient.open(second.port(), 60_000)) {
@@ -99,6 +102,8 @@ class FailoverTest {
       System.out.println("FailoverTest: the put sent to the paused primary got " + reply + " after SIGCONT");
       if (reply != null && reply.startsWith("INSERTED ")) {
         long id = Long.parseLong(reply.substring("INSERTED ".length()));
+        assertTrue(id > highestBeforeStop, "the resumed node acknowledged id " + id + ", not above "
+            + highestBeforeStop + ", the highest issued before it was paused");
         assertEquals(new String(staleBody, StandardCharsets.US_ASCII), peek(third, id),
             "the resumed node acknowledged job " + id + " that the new primary (term " + thirdTerm + ") does not hold");
         // Forwarded to the new primary and stored there: an acknowledgement like any other.
