@@ -1,0 +1,915 @@
+#!/usr/bin/env python3
+"""Kill test: a three-node replication group under load, its primary killed or paused over and over.
+
+Written against the contract shared/spec/REPLICATION.md only. Outside CI; python3 standard
+library only; loopback only.
+
+  1. Starts three nodes of the shaded jar on 127.0.0.1, one JVM each, as the README starts them:
+       java @conf/jvm.options -Dvertx.hazelcast.config=CLUSTER.xml -jar JAR -cluster
+            -cluster-host 127.0.0.1 -conf NODE.json
+     NODE.json: {"port": P, "http": {"port": H}, "binlog": {"dir": D},
+                 "replication": {"enabled": true, "minAcks": M, "whenTooFewStandbys": W}}
+     with free ports and a temporary directory per node.
+  2. Waits (polling /healthz, no fixed sleeps) until exactly one node says "role": "primary"
+     (with its standbys caught up when it reports "standbys"/"degraded") and its TCP port answers
+     `list-tube-used` with USING, and the two others say "standby".
+  3. Runs --producers and --consumers over raw beanstalkd TCP. Every client tries the nodes' ports
+     in turn until one serves (`list-tube-used` answers USING), and does so again after any error.
+     Producers put unique bodies and record each INSERTED id and body; consumers
+     `reserve-with-timeout 1`, record the body, `delete`, and record each DELETED.
+  4. --cycles times (20): the fault on the current primary, by its pid:
+       --fault kill: SIGKILL. Failover time: from the kill until another node's /healthz says
+         primary (with a newer term, when terms are reported) and its TCP port answers. The killed
+         node is then started again (same directory, same ports) and must report standby
+         (possibly syncing first).
+       --fault stop: SIGSTOP for --stop-seconds (8; longer than the group's failure timeout),
+         and longer if no other node has become primary by then. Failover time: from SIGSTOP until
+         another node is primary and its TCP port answers. After SIGCONT the paused node must step
+         down to standby.
+     Each cycle ends when the group is again one primary and two standbys.
+  5. Stops the clients, drains the tube on the final primary (reserve-with-timeout 1 until
+     TIMED_OUT with nothing reserved or buried left), and reports:
+       lost_acknowledged_puts   INSERTED, yet never reserved by a consumer nor found at the end
+       deleted_came_back        DELETED was acknowledged, and the body was reserved again later
+       ids_issued_twice         one id INSERTED for two different bodies
+       ids_went_backwards       a put sent after a failover got an id not above every id
+                                acknowledged before the fault
+       delivered_under_other_id a body reserved under an id other than the one INSERTED said
+       unknown_bodies           a body reserved that no producer sent
+       duplicate_deliveries     extra deliveries of a body (allowed: at-least-once)
+       failover_ms              per cycle, median and max
+       client errors and reconnects, by kind
+     The summary goes to stdout, everything to --report (JSON).
+
+Not covered: clients over the event bus (the typed BeanstalkClient, or the JSON contract). That
+side is out of reach of a standard-library script; FailoverTest and a Java harness are the place.
+
+Bounded: every wait has a deadline (--start-timeout, --failover-timeout, --rejoin-timeout,
+--drain-timeout, socket timeouts). Every process started is ended by its pid (SIGCONT first if it
+is paused, then SIGKILL), on success, failure, Ctrl-C and SIGTERM. The temporary directory is
+removed, unless --keep-dir or a run failed: then its path and the nodes' log tails are printed
+(not when the build simply has no replication, nor on Ctrl-C).
+
+Usage (from the repository root):
+    mvn -B -q -o package -DskipTests
+    python3 src/test/scripts/kill-test.py --fault kill --min-acks 1
+    python3 src/test/scripts/kill-test.py --fault stop --stop-seconds 8 --cycles 10
+    python3 src/test/scripts/kill-test.py --cluster-config conf/cluster-group.xml --report /tmp/kt.json
+--cluster-config is a Hazelcast XML file every node gets as is (a loopback group with the CP
+Subsystem on three members), or "generate" (the default while conf/cluster-group.xml is absent):
+one file per node, a cluster name of this run's own, free ports, CP Subsystem with 3 members and
+short timeouts.
+
+Exit status: 0 no violation; 1 a violation (with --min-acks 0 lost puts and deleted jobs that came
+back are reported but allowed: replication is asynchronous); 2 the run could not be set up (no jar,
+a node would not start, no replication in this build); 3 a deadline passed during the cycles or
+the drain (what was measured up to then is still reported).
+"""
+import argparse
+import collections
+import concurrent.futures
+import json
+import os
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+import uuid
+
+HOST = "127.0.0.1"
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+CONNECT_SECONDS = 0.5
+PROBE_SECONDS = 2.0
+HEALTHZ_SECONDS = 0.7
+POLL_SECONDS = 0.05
+
+
+class SetupFailed(Exception):
+    """The run could not start: the jar, the nodes, no replication in this build."""
+
+    def __init__(self, message, show_logs=True):
+        super().__init__(message)
+        self.show_logs = show_logs
+
+
+class DeadlinePassed(Exception):
+    """A wait of the cycles or the drain ran out."""
+
+
+def now():
+    return time.monotonic()
+
+
+def wait_for(what, seconds, condition):
+    """Polls condition() until it returns a true value, which is returned; DeadlinePassed after `seconds`."""
+    end = now() + seconds
+    while True:
+        value = condition()
+        if value:
+            return value
+        if now() > end:
+            raise DeadlinePassed("%s: not within %.0f s" % (what, seconds))
+        time.sleep(POLL_SECONDS)
+
+
+def free_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+# ---------------------------------------------------------------------------------------------
+# Nodes
+
+
+class Node:
+    """One member of the group: its JVM (by pid), ports, binlog directory and log file."""
+
+    def __init__(self, index, args, workdir, cluster_xml):
+        self.name = "node%d" % (index + 1)
+        self.args = args
+        self.port = free_port()
+        self.http_port = free_port()
+        self.dir = os.path.join(workdir, self.name)
+        self.binlog = os.path.join(self.dir, "binlog")
+        os.makedirs(self.binlog)
+        self.log_path = os.path.join(self.dir, "out.log")
+        self.cluster_xml = cluster_xml
+        self.conf_path = os.path.join(self.dir, "node.json")
+        conf = {
+            "port": self.port,
+            "http": {"port": self.http_port},
+            "binlog": {"dir": self.binlog},
+            "replication": {"enabled": True, "minAcks": args.min_acks, "whenTooFewStandbys": args.when_too_few},
+        }
+        for key, value in json.loads(args.extra_conf).items():
+            conf[key] = value
+        with open(self.conf_path, "w") as f:
+            json.dump(conf, f)
+        self.proc = None
+        self.is_stopped = False
+        self.starts = 0
+
+    def start(self):
+        command = [self.args.java]
+        if self.args.jvm_options:
+            command.append("@" + self.args.jvm_options)
+        command += ["-Dvertx.hazelcast.config=" + self.cluster_xml, "-jar", self.args.jar,
+                    "-cluster", "-cluster-host", HOST, "-conf", self.conf_path]
+        env = {k: v for k, v in os.environ.items() if not k.startswith("BEANSTALKD_")}
+        self.starts += 1
+        with open(self.log_path, "ab") as log:
+            log.write(("\n==== start %d: %s\n" % (self.starts, " ".join(command))).encode())
+            log.flush()
+            # A session of its own: a Ctrl-C in the terminal reaches this script only, which then
+            # ends the node by its pid.
+            self.proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                                         env=env, cwd=ROOT, start_new_session=True)
+        self.is_stopped = False
+
+    @property
+    def pid(self):
+        return self.proc.pid if self.proc else None
+
+    def is_alive(self):
+        return self.proc is not None and self.proc.poll() is None
+
+    def signal(self, sig):
+        os.kill(self.proc.pid, sig)
+
+    def kill(self):
+        """SIGKILL by pid; returns once the process is gone."""
+        if self.is_alive():
+            self.signal(signal.SIGKILL)
+        if self.proc is not None:
+            self.proc.wait(timeout=30)
+        self.is_stopped = False
+
+    def stop(self):
+        self.signal(signal.SIGSTOP)
+        self.is_stopped = True
+
+    def resume(self):
+        self.signal(signal.SIGCONT)
+        self.is_stopped = False
+
+    def healthz(self):
+        """The /healthz document, or None when the node does not answer (dead, paused, not yet listening)."""
+        if not self.is_alive() or self.is_stopped:
+            return None
+        try:
+            with urllib.request.urlopen("http://%s:%d/healthz" % (HOST, self.http_port),
+                                        timeout=HEALTHZ_SECONDS) as r:
+                return json.loads(r.read().decode("utf-8"))
+        except (OSError, ValueError, urllib.error.URLError):
+            return None
+
+    def serves(self):
+        """Whether the TCP port serves the queue now: `list-tube-used` answers USING."""
+        if not self.is_alive() or self.is_stopped:
+            return False
+        try:
+            c = Conn(self.port, PROBE_SECONDS)
+        except OSError:
+            return False
+        try:
+            c.send(b"list-tube-used\r\n")
+            return c.line().startswith("USING ")
+        except OSError:
+            return False
+        finally:
+            c.close()
+
+    def log_contains(self, text):
+        """Whether the node's log (its first MiB, where start-up errors are) has `text`."""
+        try:
+            with open(self.log_path, "rb") as f:
+                return text.encode("latin-1") in f.read(1 << 20)
+        except OSError:
+            return False
+
+    def log_tail(self, chars=3000):
+        try:
+            with open(self.log_path, "rb") as f:
+                f.seek(0, os.SEEK_END)
+                f.seek(max(0, f.tell() - chars))
+                return f.read().decode("latin-1")
+        except OSError as e:
+            return "(no log: %s)" % e
+
+    def __repr__(self):
+        return "%s(pid %s, port %d, http %d)" % (self.name, self.pid, self.port, self.http_port)
+
+
+def generated_cluster_xml(name, port, member_ports):
+    members = "".join("<member>%s:%d</member>" % (HOST, p) for p in member_ports)
+    return """<hazelcast xmlns="http://www.hazelcast.com/schema/config">
+  <cluster-name>%s</cluster-name>
+  <properties>
+    <property name="hazelcast.local.localAddress">127.0.0.1</property>
+    <property name="hazelcast.wait.seconds.before.join">0</property>
+    <property name="hazelcast.phone.home.enabled">false</property>
+    <property name="hazelcast.logging.type">slf4j</property>
+    <property name="hazelcast.heartbeat.interval.seconds">1</property>
+    <property name="hazelcast.max.no.heartbeat.seconds">5</property>
+  </properties>
+  <network>
+    <port auto-increment="false">%d</port>
+    <join>
+      <auto-detection enabled="false"/>
+      <multicast enabled="false"/>
+      <tcp-ip enabled="true">%s</tcp-ip>
+    </join>
+    <interfaces enabled="true"><interface>127.0.0.1</interface></interfaces>
+  </network>
+  <cp-subsystem>
+    <cp-member-count>3</cp-member-count>
+    <group-size>3</group-size>
+    <session-time-to-live-seconds>5</session-time-to-live-seconds>
+    <session-heartbeat-interval-seconds>1</session-heartbeat-interval-seconds>
+    <missing-cp-member-auto-removal-seconds>6</missing-cp-member-auto-removal-seconds>
+    <raft-algorithm>
+      <leader-election-timeout-in-millis>1000</leader-election-timeout-in-millis>
+      <leader-heartbeat-period-in-millis>300</leader-heartbeat-period-in-millis>
+    </raft-algorithm>
+  </cp-subsystem>
+  <multimap name="__vertx.subs"><backup-count>1</backup-count><value-collection-type>SET</value-collection-type></multimap>
+  <map name="__vertx.haInfo"><backup-count>1</backup-count></map>
+  <map name="__vertx.nodeInfo"><backup-count>1</backup-count></map>
+</hazelcast>
+""" % (name, port, members)
+
+
+class Group:
+    """The three nodes and what was observed of their roles."""
+
+    def __init__(self, nodes):
+        self.nodes = nodes
+        self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=len(nodes))
+        self.two_primaries = []  # observations where two live nodes said primary at once
+
+    def health(self):
+        """Every node's /healthz at once (None for no answer), in node order."""
+        found = list(self.pool.map(lambda n: n.healthz(), self.nodes))
+        primaries = [(n.name, h.get("term")) for n, h in zip(self.nodes, found) if h and h.get("role") == "primary"]
+        if len(primaries) > 1:
+            self.two_primaries.append({"t": round(now(), 3), "primaries": primaries})
+        return found
+
+    def await_started(self, seconds):
+        """Every node answers /healthz with a role; SetupFailed at once when a node exits or has no role."""
+        end = now() + seconds
+        pending = list(self.nodes)
+        while pending:
+            for node in list(pending):
+                if not node.is_alive():
+                    if node.log_contains("unknown key 'replication"):
+                        raise SetupFailed("this jar has no replication: its config refuses the 'replication' key "
+                                          "(%s exited with %s)" % (node.name, node.proc.returncode), False)
+                    raise SetupFailed("%s exited with %s at start (its log: %s)" % (node.name, node.proc.returncode,
+                                                                                   node.log_path))
+                h = node.healthz()
+                if h is not None:
+                    if "role" not in h:
+                        raise SetupFailed("this jar has no replication: %s's /healthz has no \"role\": %s"
+                                          % (node.name, json.dumps(h)), False)
+                    pending.remove(node)
+            if pending and now() > end:
+                raise SetupFailed("no /healthz from %s within %.0f s" % (", ".join(n.name for n in pending), seconds))
+            time.sleep(POLL_SECONDS)
+
+    def stable_primary(self):
+        """The primary when the group is one primary (serving, standbys caught up) and the rest standbys; else None."""
+        found = self.health()
+        roles = [h.get("role") if h else None for h in found]
+        if roles.count("primary") != 1 or roles.count("standby") != len(self.nodes) - 1:
+            return None
+        i = roles.index("primary")
+        h = found[i]
+        # REPLICATION.md: a primary's /healthz says "standbys" (caught up) and "degraded".
+        if "standbys" in h and h["standbys"] < len(self.nodes) - 1:
+            return None
+        if h.get("degraded") is True:
+            return None
+        return self.nodes[i] if self.nodes[i].serves() else None
+
+    def await_stable(self, what, seconds):
+        return wait_for(what + ": one primary serving with every standby caught up", seconds, self.stable_primary)
+
+    def new_primary(self, old, old_term):
+        """Another node than `old` that says primary (with a newer term, when terms are reported) and serves."""
+        for node, h in zip(self.nodes, self.health()):
+            if node is old or not h or h.get("role") != "primary":
+                continue
+            term = h.get("term")
+            if old_term is not None and term is not None and term <= old_term:
+                continue
+            if node.serves():
+                return node, term
+        return None
+
+    def describe(self):
+        return "; ".join("%s: %s" % (n.name, json.dumps(h) if h else "no /healthz")
+                         for n, h in zip(self.nodes, self.health()))
+
+
+# ---------------------------------------------------------------------------------------------
+# Clients
+
+
+class Conn:
+    """A raw beanstalkd connection with line and exact-bytes reads, each bounded by the socket timeout."""
+
+    def __init__(self, port, read_seconds):
+        self.port = port
+        self.sock = socket.create_connection((HOST, port), timeout=CONNECT_SECONDS)
+        self.sock.settimeout(read_seconds)
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.buf = bytearray()
+
+    def send(self, data):
+        self.sock.sendall(data)
+
+    def _fill(self):
+        chunk = self.sock.recv(65536)
+        if not chunk:
+            raise ConnectionError("closed by the server")
+        self.buf += chunk
+
+    def line(self):
+        while True:
+            i = self.buf.find(b"\r\n")
+            if i >= 0:
+                text = bytes(self.buf[:i]).decode("latin-1")
+                del self.buf[:i + 2]
+                return text
+            self._fill()
+
+    def exact(self, n):
+        while len(self.buf) < n:
+            self._fill()
+        data = bytes(self.buf[:n])
+        del self.buf[:n]
+        return data
+
+    def body(self, header):
+        n = int(header.rsplit(" ", 1)[1])
+        data = self.exact(n + 2)
+        if data[-2:] != b"\r\n":
+            raise ConnectionError("a body without CR LF after %r" % header)
+        return data[:-2].decode("latin-1")
+
+    def call(self, line):
+        self.send(line.encode("latin-1") + b"\r\n")
+        return self.line()
+
+    def close(self):
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+
+
+class Ledger:
+    """What every client sent and was told, with monotonic times; shared by the client threads."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.sent = set()                  # every body a put carried
+        self.inserted = []                 # (id, body, sent_at, acked_at, port)
+        self.seen = []                     # (body, id, at, who)
+        self.deleted = {}                  # body -> (id, acked_at)
+        self.errors = collections.Counter()
+        self.reconnects = 0
+
+    def error(self, kind):
+        with self.lock:
+            self.errors[kind] += 1
+
+
+class Client(threading.Thread):
+    """A producer or consumer: reconnects to whichever node serves, and records every reply."""
+
+    def __init__(self, name, nodes, ledger, stopping, args):
+        super().__init__(name=name, daemon=True)
+        self.nodes = nodes
+        self.ledger = ledger
+        self.stopping = stopping
+        self.args = args
+        self.conn = None
+        self.next_node = 0
+
+    def connect(self):
+        """Tries the nodes' ports in turn until one serves; None when stopping."""
+        while not self.stopping.is_set():
+            node = self.nodes[self.next_node % len(self.nodes)]
+            self.next_node += 1
+            try:
+                c = Conn(node.port, PROBE_SECONDS)
+            except OSError:
+                continue
+            try:
+                if c.call("list-tube-used").startswith("USING ") and self.setup(c):
+                    with self.ledger.lock:
+                        self.ledger.reconnects += 1
+                    c.sock.settimeout(self.args.read_timeout)
+                    return c
+            except OSError:
+                pass
+            c.close()
+            if self.next_node % len(self.nodes) == 0:
+                self.stopping.wait(POLL_SECONDS)  # a full round found no node serving: pace the retries
+        return None
+
+    def run(self):
+        while not self.stopping.is_set():
+            if self.conn is None:
+                self.conn = self.connect()
+                if self.conn is None:
+                    return
+            try:
+                self.step(self.conn)
+            except socket.timeout:
+                self.drop("timeout")
+            except (OSError, ValueError, IndexError) as e:
+                self.drop(type(e).__name__)
+        if self.conn is not None:
+            self.conn.close()
+
+    def drop(self, kind):
+        self.ledger.error(kind)
+        self.conn.close()
+        self.conn = None
+
+
+class Producer(Client):
+    def __init__(self, index, *rest):
+        super().__init__("producer-%d" % index, *rest)
+        self.prefix = "kt-%s-p%d-" % (uuid.uuid4().hex[:8], index)
+        self.seq = 0
+        self.interval = 1.0 / self.args.rate if self.args.rate > 0 else 0.0
+        self.next_at = now()
+
+    def setup(self, c):
+        return c.call("use " + self.args.tube) == "USING " + self.args.tube
+
+    def step(self, c):
+        if self.interval:
+            self.stopping.wait(max(0.0, self.next_at - now()))
+            self.next_at = max(self.next_at + self.interval, now() - 1.0)
+            if self.stopping.is_set():
+                return
+        body = self.prefix + str(self.seq)
+        self.seq += 1
+        body += "." * max(0, self.args.body_bytes - len(body))
+        data = body.encode("latin-1")
+        with self.ledger.lock:
+            self.ledger.sent.add(body)
+        sent_at = now()
+        c.send(b"put 0 0 %d %d\r\n%s\r\n" % (self.args.ttr, len(data), data))
+        reply = c.line()
+        if reply.startswith("INSERTED "):
+            with self.ledger.lock:
+                self.ledger.inserted.append((int(reply.split()[1]), body, sent_at, now(), c.port))
+        else:
+            # INTERNAL_ERROR (too few standbys with "refuse", or a reply lost in a failover),
+            # BURIED, DRAINING, ...: not an acknowledged put.
+            self.ledger.error("put: " + reply.split(" ")[0])
+
+
+class Consumer(Client):
+    def __init__(self, index, *rest):
+        super().__init__("consumer-%d" % index, *rest)
+
+    def setup(self, c):
+        return (c.call("watch " + self.args.tube) == "WATCHING 2"
+                and c.call("ignore default") == "WATCHING 1")
+
+    def step(self, c):
+        reply = c.call("reserve-with-timeout 1")
+        if reply.startswith("RESERVED "):
+            job_id = int(reply.split()[1])
+            body = c.body(reply)
+            with self.ledger.lock:
+                self.ledger.seen.append((body, job_id, now(), self.name))
+            deleted = c.call("delete %d" % job_id)
+            if deleted == "DELETED":
+                with self.ledger.lock:
+                    self.ledger.deleted[body] = (job_id, now())
+            else:
+                self.ledger.error("delete: " + deleted)
+        elif reply not in ("TIMED_OUT", "DEADLINE_SOON"):
+            self.ledger.error("reserve: " + reply.split(" ")[0])
+
+
+# ---------------------------------------------------------------------------------------------
+# Faults, drain, analysis
+
+
+def run_cycle(number, group, args, ledger, cycles):
+    """One fault on the current primary; what was measured goes to `cycles`, as far as it got."""
+    primary = group.await_stable("before cycle %d" % number, args.rejoin_timeout)
+    h = primary.healthz() or {}
+    old_term = h.get("term")
+    cycle = {"cycle": number, "fault": args.fault, "primary": primary.name, "term": old_term}
+    cycles.append(cycle)
+    with ledger.lock:
+        highest_before = max((i[0] for i in ledger.inserted), default=0)
+    fault_at = now()
+    if args.fault == "kill":
+        primary.kill()
+    else:
+        primary.stop()
+    try:
+        new, new_term = wait_for("cycle %d: a new primary after %s of %s" % (number, args.fault, primary.name),
+                                 args.failover_timeout, lambda: group.new_primary(primary, old_term))
+    except DeadlinePassed as e:
+        cycle["group"] = group.describe()
+        raise DeadlinePassed("%s; the group: %s" % (e, cycle["group"]))
+    promoted_at = now()
+    cycle.update(failover_ms=round((promoted_at - fault_at) * 1000), new_primary=new.name, new_term=new_term,
+                 highest_id_before=highest_before, promoted_at=promoted_at, fault_at=fault_at)
+    if args.fault == "kill":
+        primary.start()
+    else:
+        # The pause lasts --stop-seconds (a fault of a chosen length, not a wait for an event), and
+        # at least until the failover was seen.
+        time.sleep(max(0.0, fault_at + args.stop_seconds - now()))
+        primary.resume()
+        cycle["resumed_after_ms"] = round((now() - fault_at) * 1000)
+    roles = []
+
+    def rejoined():
+        h = primary.healthz()
+        role = h.get("role") if h else None
+        if role and (not roles or roles[-1] != role):
+            roles.append(role)
+        return role == "standby"
+
+    try:
+        wait_for("cycle %d: %s back as standby" % (number, primary.name), args.rejoin_timeout, rejoined)
+    finally:
+        cycle["rejoin_roles"] = roles
+    cycle["rejoin_ms"] = round((now() - promoted_at) * 1000)
+    return cycle
+
+
+def drain(group, args, ledger):
+    """Reserves and deletes everything left on the final primary; returns the final tube stats."""
+    primary = group.await_stable("before the drain", args.rejoin_timeout)
+    end = now() + args.drain_timeout
+    stats = {}
+    c = Conn(primary.port, args.read_timeout)
+    try:
+        if c.call("watch " + args.tube) != "WATCHING 2" or c.call("ignore default") != "WATCHING 1":
+            raise DeadlinePassed("drain: watch %s refused on %s" % (args.tube, primary.name))
+        while True:
+            if now() > end:
+                raise DeadlinePassed("drain: jobs still there after %.0f s: %s" % (args.drain_timeout, stats))
+            reply = c.call("reserve-with-timeout 1")
+            if reply.startswith("RESERVED "):
+                job_id = int(reply.split()[1])
+                body = c.body(reply)
+                with ledger.lock:
+                    ledger.seen.append((body, job_id, now(), "drain"))
+                c.call("delete %d" % job_id)
+                continue
+            stats = tube_stats(c, args.tube)
+            if stats.get("current-jobs-buried", 0) > 0:
+                c.call("use " + args.tube)
+                c.call("kick %d" % stats["current-jobs-buried"])
+            elif stats.get("current-jobs-ready", 0) + stats.get("current-jobs-reserved", 0) \
+                    + stats.get("current-jobs-delayed", 0) == 0:
+                return primary.name, stats
+    finally:
+        c.close()
+
+
+def tube_stats(c, tube):
+    header = c.call("stats-tube " + tube)
+    if header == "NOT_FOUND":
+        return {}
+    doc = c.body(header)
+    stats = {}
+    for line in doc.splitlines():
+        if ": " in line:
+            key, value = line.split(": ", 1)
+            stats[key.strip()] = int(value) if value.strip().isdigit() else value.strip()
+    return stats
+
+
+def analyse(ledger, cycles, args):
+    acked, ports = {}, {}
+    bodies_by_id = collections.defaultdict(set)
+    for job_id, body, _, _, port in ledger.inserted:
+        acked[body], ports[body] = job_id, port
+        bodies_by_id[job_id].add(body)
+    times_seen = collections.Counter(body for body, _, _, _ in ledger.seen)
+    lost = sorted(body for body in acked if times_seen[body] == 0)
+    came_back = sorted({body for body, _, at, _ in ledger.seen
+                        if body in ledger.deleted and at > ledger.deleted[body][1]})
+    twice = {job_id: sorted(b) for job_id, b in bodies_by_id.items() if len(b) > 1}
+    other_id = sorted({(body, job_id, acked[body]) for body, job_id, _, _ in ledger.seen
+                       if body in acked and acked[body] != job_id})
+    unknown = sorted({body for body, _, _, _ in ledger.seen if body not in ledger.sent})
+    backwards = []
+    for cycle in cycles:
+        for job_id, body, sent_at, _, port in ledger.inserted:
+            if sent_at > cycle["promoted_at"] and job_id <= cycle["highest_id_before"]:
+                backwards.append({"cycle": cycle["cycle"], "id": job_id, "body": body,
+                                  "highest_id_before": cycle["highest_id_before"]})
+    failovers = [c["failover_ms"] for c in cycles if c.get("failover_ms") is not None]
+    lossy_allowed = args.min_acks == 0
+    violations = {
+        "lost_acknowledged_puts": 0 if lossy_allowed else len(lost),
+        "deleted_came_back": 0 if lossy_allowed else len(came_back),
+        "ids_issued_twice": len(twice),
+        "ids_went_backwards": len(backwards),
+        "delivered_under_other_id": len(other_id),
+        "unknown_bodies": len(unknown),
+    }
+    return {
+        "puts_sent": len(ledger.sent),
+        "puts_acknowledged": len(ledger.inserted),
+        "deletes_acknowledged": len(ledger.deleted),
+        "deliveries": len(ledger.seen),
+        "lost_acknowledged_puts": len(lost),
+        "deleted_came_back": len(came_back),
+        "ids_issued_twice": len(twice),
+        "ids_went_backwards": len(backwards),
+        "delivered_under_other_id": len(other_id),
+        "unknown_bodies": len(unknown),
+        "duplicate_deliveries": sum(n - 1 for n in times_seen.values() if n > 1),
+        "bodies_delivered_more_than_once": sum(1 for n in times_seen.values() if n > 1),
+        "unacknowledged_puts_delivered": sum(1 for b in times_seen if b in ledger.sent and b not in acked),
+        "failover_ms_median": statistics.median(failovers) if failovers else None,
+        "failover_ms_max": max(failovers) if failovers else None,
+        "client_errors": dict(ledger.errors),
+        "client_errors_total": sum(ledger.errors.values()),
+        "client_connects": ledger.reconnects,
+        "violations": violations,
+        "violation_count": sum(violations.values()),
+        "examples": {
+            "lost": [{"body": b, "id": acked[b], "acknowledged_by_port": ports[b]} for b in lost[:20]],
+            "deleted_came_back": came_back[:20],
+            "ids_issued_twice": dict(list(twice.items())[:20]),
+            "ids_went_backwards": backwards[:20],
+            "delivered_under_other_id": other_id[:20],
+            "unknown_bodies": unknown[:20],
+        },
+    }
+
+
+def print_summary(report):
+    r = report.get("result") or {}
+    print("\n==== kill test: --fault %s --min-acks %d --when-too-few %s, %d of %d cycles"
+          % (report["args"]["fault"], report["args"]["min_acks"], report["args"]["when_too_few"],
+             len(report["cycles"]), report["args"]["cycles"]))
+    for c in report["cycles"]:
+        print("  cycle %2d: %s (term %s) -> %s (term %s) in %s ms; back as standby %s ms later via %s"
+              % (c["cycle"], c["primary"], c.get("term"), c.get("new_primary"), c.get("new_term"),
+                 c.get("failover_ms"), c.get("rejoin_ms"), c.get("rejoin_roles")))
+    if r and not report["drained"]:
+        print("  (stopped before the drain: jobs still queued count as lost below)")
+    if r:
+        print("  puts sent %d, acknowledged %d; deliveries %d; deletes acknowledged %d"
+              % (r["puts_sent"], r["puts_acknowledged"], r["deliveries"], r["deletes_acknowledged"]))
+        for key in ("lost_acknowledged_puts", "deleted_came_back", "ids_issued_twice", "ids_went_backwards",
+                    "delivered_under_other_id", "unknown_bodies"):
+            print("  %-28s %d%s" % (key, r[key], "  VIOLATION" if r["violations"][key] else ""))
+        print("  %-28s %d (%d bodies; allowed)" % ("duplicate_deliveries", r["duplicate_deliveries"],
+                                                   r["bodies_delivered_more_than_once"]))
+        print("  failover ms: median %s, max %s" % (r["failover_ms_median"], r["failover_ms_max"]))
+        print("  client connects %d, errors %d: %s" % (r["client_connects"], r["client_errors_total"],
+                                                      json.dumps(r["client_errors"], sort_keys=True)))
+    if report["two_primaries_seen"]:
+        print("  two nodes said primary at once %d time(s) (see the report)" % len(report["two_primaries_seen"]))
+    if report.get("error"):
+        print("  STOPPED: " + report["error"])
+    print("  verdict: %s; report: %s" % (report["verdict"], report["report_path"]))
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def parse_args(argv):
+    shipped = os.path.join(ROOT, "conf", "cluster-group.xml")
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--jar", default=os.path.join(ROOT, "target", "vertx-beanstalkd.jar"))
+    p.add_argument("--jvm-options", default=os.path.join(ROOT, "conf", "jvm.options"),
+                   help="an @argfile for every node; '' for none")
+    p.add_argument("--java", default=shutil.which("java") or "java")
+    p.add_argument("--cluster-config", default=shipped if os.path.isfile(shipped) else "generate",
+                   help="Hazelcast XML for every node, or 'generate' (default while %s is absent)" % shipped)
+    p.add_argument("--cycles", type=int, default=20)
+    p.add_argument("--fault", choices=("kill", "stop"), default="kill")
+    p.add_argument("--stop-seconds", type=float, default=8.0, help="length of a SIGSTOP pause (--fault stop)")
+    p.add_argument("--min-acks", type=int, choices=(0, 1), default=1)
+    p.add_argument("--when-too-few", choices=("refuse", "serve"), default="refuse",
+                   help="replication.whenTooFewStandbys")
+    p.add_argument("--extra-conf", default="{}", help="JSON merged into every node's config")
+    p.add_argument("--producers", type=int, default=2)
+    p.add_argument("--consumers", type=int, default=2)
+    p.add_argument("--rate", type=float, default=200.0, help="puts per second per producer; 0: as fast as acked")
+    p.add_argument("--body-bytes", type=int, default=0, help="pad bodies to this length")
+    p.add_argument("--ttr", type=int, default=30)
+    p.add_argument("--tube", default="kill-test")
+    p.add_argument("--read-timeout", type=float, default=5.0, help="seconds a client waits for a reply")
+    p.add_argument("--start-timeout", type=float, default=120.0)
+    p.add_argument("--failover-timeout", type=float, default=30.0)
+    p.add_argument("--rejoin-timeout", type=float, default=120.0)
+    p.add_argument("--drain-timeout", type=float, default=120.0)
+    p.add_argument("--workdir", default=None, help="where the temporary directory goes")
+    p.add_argument("--keep-dir", action="store_true", help="keep the nodes' directories and logs")
+    p.add_argument("--report", default="kill-test-report.json")
+    args = p.parse_args(argv)
+    # The nodes run in the repository root; paths given relative to the caller's directory stay right.
+    args.jar = os.path.abspath(args.jar)
+    args.jvm_options = os.path.abspath(args.jvm_options) if args.jvm_options else ""
+    if args.cluster_config != "generate":
+        args.cluster_config = os.path.abspath(args.cluster_config)
+    if args.cycles < 0 or args.producers < 1 or args.consumers < 1:
+        p.error("--cycles must be >= 0, --producers and --consumers >= 1")
+    if args.fault == "stop" and args.stop_seconds <= 0:
+        p.error("--stop-seconds must be positive")
+    try:
+        if not isinstance(json.loads(args.extra_conf), dict):
+            raise ValueError
+    except ValueError:
+        p.error("--extra-conf must be a JSON object")
+    return args
+
+
+def main(argv):
+    args = parse_args(argv)
+    report = {"args": vars(args).copy(), "cycles": [], "two_primaries_seen": [], "result": None, "error": None,
+              "drained": False,
+              "report_path": os.path.abspath(args.report), "verdict": "SETUP FAILED"}
+    for path, what in ((args.jar, "--jar"), (args.jvm_options, "--jvm-options")):
+        if path and not os.path.isfile(path):
+            print("kill-test: %s %s does not exist (build with: mvn -B -q -o package -DskipTests)" % (what, path),
+                  file=sys.stderr)
+            return 2
+    if args.cluster_config != "generate" and not os.path.isfile(args.cluster_config):
+        print("kill-test: --cluster-config %s does not exist" % args.cluster_config, file=sys.stderr)
+        return 2
+
+    workdir = tempfile.mkdtemp(prefix="kill-test-", dir=args.workdir)
+    nodes, group, clients = [], None, []
+    stopping = threading.Event()
+    ledger = Ledger()
+    status = 2  # until the cycles start; then 3 until the verdict
+    show_logs = True
+
+    def on_sigterm(signum, frame):
+        raise SystemExit(128 + signum)
+    signal.signal(signal.SIGTERM, on_sigterm)
+
+    try:
+        if args.cluster_config == "generate":
+            hz_ports = [free_port() for _ in range(3)]
+            name = "kill-test-" + uuid.uuid4().hex
+            xmls = []
+            for i, port in enumerate(hz_ports):
+                path = os.path.join(workdir, "cluster-%d.xml" % i)
+                with open(path, "w") as f:
+                    f.write(generated_cluster_xml(name, port, hz_ports))
+                xmls.append(path)
+        else:
+            xmls = [os.path.abspath(args.cluster_config)] * 3
+        report["cluster_config"] = xmls
+        print("kill-test: %s; Hazelcast config %s; in %s" % (
+            args.jar, "generated" if args.cluster_config == "generate" else xmls[0], workdir), flush=True)
+        nodes = [Node(i, args, workdir, xmls[i]) for i in range(3)]
+        for node in nodes:
+            node.start()
+        report["nodes"] = {n.name: {"pid": n.pid, "port": n.port, "http": n.http_port} for n in nodes}
+        group = Group(nodes)
+        group.await_started(args.start_timeout)
+        try:
+            first = group.await_stable("at start", args.start_timeout)
+        except DeadlinePassed as e:
+            raise SetupFailed("%s; the group: %s" % (e, group.describe()))
+        print("kill-test: %s is primary; starting %d producers, %d consumers" % (
+            first.name, args.producers, args.consumers), flush=True)
+
+        status = 3
+        clients = [Producer(i, nodes, ledger, stopping, args) for i in range(args.producers)]
+        clients += [Consumer(i, nodes, ledger, stopping, args) for i in range(args.consumers)]
+        for c in clients:
+            c.start()
+        for number in range(1, args.cycles + 1):
+            cycle = run_cycle(number, group, args, ledger, report["cycles"])
+            print("  cycle %d: %s -> %s in %d ms; rejoined via %s" % (
+                number, cycle["primary"], cycle["new_primary"], cycle["failover_ms"], cycle["rejoin_roles"]),
+                flush=True)
+        stopping.set()
+        for c in clients:
+            c.join(timeout=args.read_timeout + 5)
+        final, stats = drain(group, args, ledger)
+        report["final_primary"], report["final_tube_stats"] = final, stats
+        report["drained"] = True
+        result = analyse(ledger, report["cycles"], args)
+        report["result"] = result
+        status = 1 if result["violation_count"] else 0
+        report["verdict"] = "FAIL" if status else "PASS"
+    except SetupFailed as e:
+        report["error"] = str(e)
+        show_logs = e.show_logs
+        print("kill-test: cannot run: %s" % e, file=sys.stderr)
+    except (DeadlinePassed, OSError, KeyboardInterrupt, SystemExit) as e:
+        report["error"] = "%s: %s" % (type(e).__name__, e)
+        report["verdict"] = "STOPPED"
+        if isinstance(e, KeyboardInterrupt):
+            status, show_logs = 130, False
+        elif isinstance(e, SystemExit):
+            status, show_logs = (e.code if isinstance(e.code, int) else 3), False
+        if ledger.inserted or ledger.seen:
+            report["result"] = analyse(ledger, [c for c in report["cycles"] if "promoted_at" in c], args)
+    finally:
+        stopping.set()
+        for c in clients:
+            c.join(timeout=args.read_timeout + 2)
+        if group is not None:
+            report["two_primaries_seen"] = group.two_primaries
+            group.pool.shutdown(wait=True)
+        failed = status != 0
+        if failed:
+            report["log_tails"] = {n.name: n.log_tail() for n in nodes}
+        for node in nodes:
+            try:
+                if node.is_alive() and node.is_stopped:
+                    node.resume()
+                node.kill()
+            except (OSError, subprocess.TimeoutExpired) as e:
+                print("kill-test: could not end %s: %s" % (node, e), file=sys.stderr)
+        if failed and nodes and show_logs:
+            sys.stdout.flush()
+            for n in nodes:
+                print("---- %s log tail ----\n%s" % (n.name, n.log_tail(1500)), file=sys.stderr)
+        if args.keep_dir or (failed and show_logs):
+            print("kill-test: nodes' directories and logs kept in %s" % workdir)
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)
+        for c in report["cycles"]:
+            c.pop("promoted_at", None)
+            c.pop("fault_at", None)
+        with open(args.report, "w") as f:
+            json.dump(report, f, indent=2, sort_keys=True)
+        if report["result"] is not None or report["cycles"]:
+            print_summary(report)
+        elif report["error"]:
+            print("kill-test: %s; report: %s" % (report["verdict"], report["report_path"]))
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
