@@ -11,6 +11,7 @@ import io.github.vertxbeanstalkd.config.ServerConfig;
 import io.github.vertxbeanstalkd.engine.Clock;
 import io.github.vertxbeanstalkd.engine.QueueEngineVerticle;
 import io.github.vertxbeanstalkd.bus.EngineObserver;
+import io.github.vertxbeanstalkd.bus.GroupState;
 import io.github.vertxbeanstalkd.replication.ReplicationNode;
 import io.github.vertxbeanstalkd.engine.ServerInfo;
 import io.github.vertxbeanstalkd.http.HttpFrontVerticle;
@@ -113,7 +114,12 @@ public final class BeanstalkServer {
   }
 
   private static Future<BeanstalkServer> deploy(Vertx vertx, ServerConfig config, Clock clock,
-      TlsCredentials tlsCredentials, GroupStatus group) {
+      TlsCredentials tlsCredentials, GroupStatus given) {
+    GroupStatus group = given == null && config.replication().isEnabled() ? new GroupStatus() : given;
+    if (group != null && group.state() == null) {
+      // From the first /healthz on, a node of a group says where it stands: not caught up yet.
+      group.set(new GroupState(GroupState.SYNCING, 0, 0, false, 0, true, 0, false));
+    }
     LocalCodec.registerAll(vertx);
     EngineAddress address = EngineAddress.unique();
     List<String> ids = new ArrayList<>();
@@ -140,8 +146,7 @@ public final class BeanstalkServer {
     }
     if (config.replication().isEnabled()) {
       // The group decides: the fronts open when this node is the primary.
-      GroupStatus status = group != null ? group : new GroupStatus();
-      deployed = deployed.compose(v -> vertx.deployVerticle(new ReplicationNode(config.replication(), address, status,
+      deployed = deployed.compose(v -> vertx.deployVerticle(new ReplicationNode(config.replication(), address, group,
               fronts, metrics == null ? nanos -> {} : metrics::recordAck)))
           .onSuccess(ids::add);
     } else {

@@ -27,6 +27,12 @@ interface GroupLock {
   /** How long a confirmation keeps the lease fresh: less than the lock's session time-to-live. */
   long leaseNanos();
 
+  /**
+   * This node holds a seat among the lock's consensus members (always true in unsafe mode): only then
+   * does the lock keep its majority when another node fails, so only then is this node a full standby.
+   */
+  boolean isSeated();
+
   /** False in Hazelcast's "unsafe mode" (fewer than three CP members): two nodes may both hold it. */
   boolean isSafe();
 }

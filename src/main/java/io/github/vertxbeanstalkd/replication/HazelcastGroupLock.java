@@ -40,6 +40,8 @@ final class HazelcastGroupLock implements GroupLock {
   private final ExecutorService lockThread;
   private final ExecutorService cpThread;
   private volatile boolean isRunning;
+  /** This node holds one of the CP seats, in both CP groups: the lock's majority can outlive another node. */
+  private volatile boolean isSeated;
   private Thread runner;
 
   HazelcastGroupLock(HazelcastInstance hz, String group) {
@@ -181,7 +183,7 @@ final class HazelcastGroupLock implements GroupLock {
   private void heal() {
     CPSubsystemManagementService m = hz.getCPSubsystem().getCPSubsystemManagementService();
     int want = hz.getConfig().getCPSubsystemConfig().getCPMemberCount();
-    for (int attempt = 0; attempt < 60 && isRunning; attempt++) {
+    for (int attempt = 0; attempt < 240 && isRunning; attempt++) {
       try {
         if (!m.isDiscoveryCompleted()) {
           pause(500);
@@ -197,12 +199,33 @@ final class HazelcastGroupLock implements GroupLock {
           m.promoteToCPMember().toCompletableFuture().get(30, TimeUnit.SECONDS);
           log.info("replication: this node took a free CP seat");
         }
-        return;
+        if (m.getLocalCPMember() != null && isInEveryGroup(m)) {
+          isSeated = true;
+          return;
+        }
+        pause(250);
       } catch (Exception e) {
         log.debug("replication: CP members not healed yet: {}", e.toString());
         pause(1000);
       }
     }
+  }
+
+  /** Both CP groups (METADATA and the lock's) list this node: promotion has finished. */
+  private static boolean isInEveryGroup(CPSubsystemManagementService m) throws Exception {
+    CPMember local = m.getLocalCPMember();
+    for (String group : new String[] {"METADATA", CP_GROUP}) {
+      var g = m.getCPGroup(group).toCompletableFuture().get(10, TimeUnit.SECONDS);
+      if (g == null || g.members().stream().noneMatch(c -> c.getUuid().equals(local.getUuid()))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public boolean isSeated() {
+    return !isSafe() || isSeated;
   }
 
   private List<CPMember> deadMembers(CPSubsystemManagementService m, Collection<CPMember> members) {

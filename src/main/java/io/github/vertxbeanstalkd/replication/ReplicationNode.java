@@ -47,6 +47,7 @@ public final class ReplicationNode extends VerticleBase {
   private long lagBytes;
   private boolean servesProtocol;
   private long tickTimer = -1;
+  private boolean isFollowing;
 
   /** @param ackNanos hears how long each standby's acknowledgement took (may do nothing) */
   public ReplicationNode(ReplicationConfig config, EngineAddress engineAddress, GroupStatus status, Fronts fronts,
@@ -82,6 +83,7 @@ public final class ReplicationNode extends VerticleBase {
     follower = new Follower(vertx, addresses, engine, new Follower.Listener() {
       @Override
       public void syncing() {
+        isFollowing = false;
         if (!role.equals(GroupState.PRIMARY)) {
           setRole(GroupState.SYNCING);
         }
@@ -90,9 +92,11 @@ public final class ReplicationNode extends VerticleBase {
       @Override
       public void following(long followedTerm, long lag) {
         lagBytes = lag;
+        isFollowing = true;
         if (!role.equals(GroupState.PRIMARY)) {
           term = Math.max(term, followedTerm);
-          setRole(GroupState.STANDBY);
+          // A standby can take over: caught up, and seated among the lock's consensus members.
+          setRole(lock.isSeated() ? GroupState.STANDBY : GroupState.SYNCING);
         }
       }
     });
@@ -170,9 +174,12 @@ public final class ReplicationNode extends VerticleBase {
     term = newTerm;
     follower.stop();
     shipper = new Shipper(vertx, config, engine, term, () -> stepDown("a standby has seen a newer term"), ackNanos);
-    engine.send(port -> port.replicateTo(outbox));
+    Shipper promoted = shipper;
+    engine.run(port -> {
+      port.replicateTo(outbox);
+      return port.lastSequence();
+    }).onSuccess(promoted::acknowledgedUpTo);
     renewLease(confirmedAtNanos);
-    shipper.recompute();
     primaryConsumer = vertx.eventBus().consumer(addresses.primary(), msg -> {
       long theirTerm = msg.body().getLong("term", 0L);
       if (theirTerm > term) {
@@ -237,6 +244,9 @@ public final class ReplicationNode extends VerticleBase {
       shipper.tick();
     } else {
       follower.tick();
+      if (isFollowing && role.equals(GroupState.SYNCING) && lock.isSeated()) {
+        setRole(GroupState.STANDBY);
+      }
     }
     publish();
   }

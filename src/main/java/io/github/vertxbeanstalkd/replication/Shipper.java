@@ -42,6 +42,8 @@ final class Shipper {
   private long logged;
   private long lastSequence;
   private long acknowledgedSent = -1;
+  /** What was logged before this node became primary: it came from the group, so it needs no new acknowledgement. */
+  private long floor;
   private Boolean acceptsSent;
   private boolean isStopped;
 
@@ -58,6 +60,13 @@ final class Shipper {
     this.onNewerTerm = onNewerTerm;
     this.ackNanos = ackNanos;
     this.delivery = new DeliveryOptions().setSendTimeout(Math.max(2_000, 2 * config.ackTimeoutMillis()));
+  }
+
+  /** Changes up to {@code sequence} were logged before this term: acknowledged as they are. */
+  void acknowledgedUpTo(long sequence) {
+    floor = Math.max(floor, sequence);
+    lastSequence = Math.max(lastSequence, sequence);
+    recompute();
   }
 
   /** Standbys that are caught up now. */
@@ -105,6 +114,8 @@ final class Shipper {
     int to = Math.min(link.copyIds.length, from + COPY_JOBS);
     if (from == to) {
       link.state = StandbyLink.State.LIVE;
+      // Its copy holds everything logged up to the copy's start: acknowledged that far.
+      link.acked = Math.max(link.acked, link.copyAt);
       log.info("replication: standby {} copied {} jobs and follows from sequence {}", link.address,
           link.copyIds.length, link.copyAt);
       link.copyIds = null;
@@ -231,6 +242,7 @@ final class Shipper {
         accepts = false;
       }
     }
+    acknowledged = Math.max(acknowledged, floor);
     if (acknowledged != acknowledgedSent) {
       long a = acknowledged;
       acknowledgedSent = a;
