@@ -55,10 +55,15 @@ Usage (from the repository root):
     python3 src/test/scripts/kill-test.py --fault kill --min-acks 1
     python3 src/test/scripts/kill-test.py --fault stop --stop-seconds 8 --cycles 10
     python3 src/test/scripts/kill-test.py --cluster-config conf/cluster-group.xml --report /tmp/kt.json
---cluster-config is a Hazelcast XML file every node gets as is (a loopback group with the CP
-Subsystem on three members), or "generate" (the default while conf/cluster-group.xml is absent):
-one file per node, a cluster name of this run's own, free ports, CP Subsystem with 3 members and
-short timeouts.
+--cluster-config is a Hazelcast XML file (a loopback group with the CP Subsystem on three
+members), or "generate" (the default while conf/cluster-group.xml is absent): one file per node, a
+cluster name of this run's own, free ports, CP Subsystem with 3 members and short timeouts.
+A given file is copied per node with only its <cluster-name>, its network <port> and its <tcp-ip>
+member list replaced (a name of this run's own, free ports, the three nodes), every other setting
+(CP Subsystem, timeouts, properties) kept: the shipped file's fixed name and ports 5701-5710 would
+otherwise let the run's nodes join any other group on the machine started from the same file (a
+developer's, another run's), or that group's members join the run. --cluster-config-as-is gives
+every node the file unchanged.
 
 Exit status: 0 no violation; 1 a violation (with --min-acks 0 lost puts and deleted jobs that came
 back are reported but allowed: replication is asynchronous); 2 the run could not be set up (no jar,
@@ -70,6 +75,7 @@ import collections
 import concurrent.futures
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -246,6 +252,24 @@ class Node:
 
     def __repr__(self):
         return "%s(pid %s, port %d, http %d)" % (self.name, self.pid, self.port, self.http_port)
+
+
+def isolated_cluster_xml(text, name, port, member_ports):
+    """`text` (a Hazelcast XML file) with its cluster name, network port and TCP member list this run's own."""
+    members = "".join("<member>%s:%d</member>" % (HOST, p) for p in member_ports)
+    replacements = (
+        (r"<cluster-name>.*?</cluster-name>", "<cluster-name>%s</cluster-name>" % name),
+        (r"<port\b[^>]*>\s*\d+\s*</port>", '<port auto-increment="false">%d</port>' % port),
+        (r"<tcp-ip\b[^>]*>.*?</tcp-ip>", '<tcp-ip enabled="true">%s</tcp-ip>' % members),
+    )
+    # A comment mentioning one of these elements would match first: drop the comments.
+    text = re.sub(r"<!--.*?-->", "", text, flags=re.S)
+    for pattern, replacement in replacements:
+        text, n = re.subn(pattern, lambda m: replacement, text, count=1, flags=re.S)
+        if n != 1:
+            raise SetupFailed("--cluster-config: no %s element to make this run's own (or use "
+                              "--cluster-config-as-is)" % pattern.split("\\")[0].split(">")[0].lstrip("<"))
+    return text
 
 
 def generated_cluster_xml(name, port, member_ports):
@@ -749,6 +773,9 @@ def parse_args(argv):
     p.add_argument("--java", default=shutil.which("java") or "java")
     p.add_argument("--cluster-config", default=shipped if os.path.isfile(shipped) else "generate",
                    help="Hazelcast XML for every node, or 'generate' (default while %s is absent)" % shipped)
+    p.add_argument("--cluster-config-as-is", action="store_true",
+                   help="give every node --cluster-config unchanged (its own cluster name and ports: it may join "
+                        "or be joined by other members on the machine)")
     p.add_argument("--cycles", type=int, default=20)
     p.add_argument("--fault", choices=("kill", "stop"), default="kill")
     p.add_argument("--stop-seconds", type=float, default=8.0, help="length of a SIGSTOP pause (--fault stop)")
@@ -776,6 +803,8 @@ def parse_args(argv):
     args.jvm_options = os.path.abspath(args.jvm_options) if args.jvm_options else ""
     if args.cluster_config != "generate":
         args.cluster_config = os.path.abspath(args.cluster_config)
+    elif args.cluster_config_as_is:
+        p.error("--cluster-config-as-is needs a --cluster-config file")
     if args.cycles < 0 or args.producers < 1 or args.consumers < 1:
         p.error("--cycles must be >= 0, --producers and --consumers >= 1")
     if args.fault == "stop" and args.stop_seconds <= 0:
@@ -814,20 +843,26 @@ def main(argv):
     signal.signal(signal.SIGTERM, on_sigterm)
 
     try:
-        if args.cluster_config == "generate":
+        if args.cluster_config_as_is:
+            xmls = [args.cluster_config] * 3
+        else:
             hz_ports = [free_port() for _ in range(3)]
             name = "kill-test-" + uuid.uuid4().hex
+            if args.cluster_config != "generate":
+                with open(args.cluster_config) as f:
+                    given = f.read()
             xmls = []
             for i, port in enumerate(hz_ports):
                 path = os.path.join(workdir, "cluster-%d.xml" % i)
                 with open(path, "w") as f:
-                    f.write(generated_cluster_xml(name, port, hz_ports))
+                    f.write(generated_cluster_xml(name, port, hz_ports) if args.cluster_config == "generate"
+                            else isolated_cluster_xml(given, name, port, hz_ports))
                 xmls.append(path)
-        else:
-            xmls = [os.path.abspath(args.cluster_config)] * 3
         report["cluster_config"] = xmls
         print("kill-test: %s; Hazelcast config %s; in %s" % (
-            args.jar, "generated" if args.cluster_config == "generate" else xmls[0], workdir), flush=True)
+            args.jar, "generated" if args.cluster_config == "generate" else
+            args.cluster_config + (" as is" if args.cluster_config_as_is else
+                                   " (cluster name %s, ports %s)" % (name, hz_ports)), workdir), flush=True)
         nodes = [Node(i, args, workdir, xmls[i]) for i in range(3)]
         for node in nodes:
             node.start()
