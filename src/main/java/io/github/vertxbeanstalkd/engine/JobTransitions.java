@@ -172,15 +172,7 @@ final class JobTransitions {
     if (j == JobTable.NONE) {
       return false;
     }
-    switch (table.state(j)) {
-      case READY -> unReady(j);
-      case RESERVED -> unreserve(j);
-      case DELAYED -> unDelay(j);
-      case BURIED -> unBury(j);
-    }
-    Tube tube = tubeOf(j);
-    table.remove(j);
-    tubes.deleteIfUnused(tube);
+    drop(j);
     return true;
   }
 
@@ -297,6 +289,13 @@ final class JobTransitions {
   }
 
   void remove(int j) {
+    long id = table.id(j);
+    drop(j);
+    log(new BinlogRecord.Delete(id));
+  }
+
+  /** The job goes from its state's structures and the table; its tube may go with it. */
+  private void drop(int j) {
     switch (table.state(j)) {
       case READY -> unReady(j);
       case RESERVED -> unreserve(j);
@@ -304,10 +303,8 @@ final class JobTransitions {
       case BURIED -> unBury(j);
     }
     Tube tube = tubeOf(j);
-    long id = table.id(j);
     table.remove(j);
     tubes.deleteIfUnused(tube);
-    log(new BinlogRecord.Delete(id));
   }
 
   private void log(BinlogRecord r) {
