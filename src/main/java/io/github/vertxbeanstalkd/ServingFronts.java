@@ -65,9 +65,14 @@ final class ServingFronts implements Fronts {
   public Future<Void> close() {
     isOpen = false;
     tcp = null;
-    List<String> open = new ArrayList<>(ids);
+    Future<Void> done = Future.succeededFuture();
+    // In reverse order: the event-bus front, then the listeners.
+    for (int i = ids.size() - 1; i >= 0; i--) {
+      String id = ids.get(i);
+      done = done.compose(v -> vertx.undeploy(id));
+    }
     ids.clear();
-    return BeanstalkServer.undeploy(vertx, open);
+    return done;
   }
 
   /** The TCP listener now, or null (none configured, or not the primary). */
