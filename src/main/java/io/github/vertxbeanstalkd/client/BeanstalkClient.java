@@ -11,6 +11,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
 /**
@@ -24,6 +25,11 @@ import java.util.function.Function;
  * one client per concurrent reserver, or {@link #consume}, which does that for you. {@link #close()}
  * ends the session: its reserved jobs return to ready at once. On a cluster, the client tells the
  * server its node, and the server ends the session if that node leaves.
+ *
+ * <p>Through a failover (REPLICATION.md) a request that reached no node is sent again until the
+ * new primary takes the address, for up to {@link BeanstalkClientOptions#failoverRetryMillis()};
+ * so is a reserve, peek or stats whose reply timed out. Other requests that found the queue
+ * unreachable fail with a {@link QueueUnreachableException} that says whether they may have happened.
  */
 public final class BeanstalkClient {
   private final Vertx vertx;
@@ -83,10 +89,20 @@ public final class BeanstalkClient {
    * is about to time out. A negative timeout fails with BAD_FORMAT: the bus has no "forever".
    */
   public Future<BeanstalkJob> reserve(List<String> tubes, long timeoutSeconds) {
-    JsonObject json = sessionRequest().put("tubes", new JsonArray(new ArrayList<>(tubes)))
-        .put("timeout", timeoutSeconds);
-    long waitMillis = timeoutSeconds * 1000 + options.reserveMarginMillis();
-    return request("reserve", json, waitMillis).map(BeanstalkJob::fromJson);
+    return reserve(tubes, timeoutSeconds, () -> false);
+  }
+
+  /** A reserve that stops retrying through a failover once {@code isCancelled} says so. */
+  Future<BeanstalkJob> reserve(List<String> tubes, long timeoutSeconds, BooleanSupplier isCancelled) {
+    JsonObject json = sessionRequest().put("tubes", new JsonArray(new ArrayList<>(tubes)));
+    return FailoverRetry.send(vertx, options, "reserve", elapsedMillis -> {
+      // A retried reserve waits only what is left of its timeout; a negative one stays BAD_FORMAT.
+      long leftSeconds = timeoutSeconds < 0 ? timeoutSeconds
+          : Math.max(0, timeoutSeconds - (elapsedMillis + 500) / 1000);
+      // EVENTBUS.md: the sender's send timeout is above the reserve's wait.
+      long waitMillis = leftSeconds * 1000 + options.reserveMarginMillis();
+      return send("reserve", json.copy().put("timeout", leftSeconds), waitMillis);
+    }, isCancelled).recover(BeanstalkClient::typed).map(BeanstalkJob::fromJson);
   }
 
   public Future<BeanstalkJob> reserve(String tube, long timeoutSeconds) {
@@ -218,14 +234,14 @@ public final class BeanstalkClient {
   }
 
   private Future<JsonObject> request(String action, JsonObject body) {
-    return request(action, body, options.requestTimeoutMillis());
+    long timeoutMillis = options.requestTimeoutMillis();
+    return FailoverRetry.send(vertx, options, action, elapsedMillis -> send(action, body, timeoutMillis), () -> false)
+        .recover(BeanstalkClient::typed);
   }
 
-  private Future<JsonObject> request(String action, JsonObject body, long timeoutMillis) {
+  private Future<JsonObject> send(String action, JsonObject body, long timeoutMillis) {
     DeliveryOptions delivery = new DeliveryOptions().addHeader("action", action).setSendTimeout(timeoutMillis);
-    return vertx.eventBus().<JsonObject>request(options.address(), body, delivery)
-        .map(message -> message.body())
-        .recover(BeanstalkClient::typed);
+    return vertx.eventBus().<JsonObject>request(options.address(), body, delivery).map(message -> message.body());
   }
 
   /** A refusal by the queue becomes a BeanstalkException; delivery problems stay as they are. */

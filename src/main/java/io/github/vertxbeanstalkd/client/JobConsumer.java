@@ -13,7 +13,9 @@ import org.slf4j.LoggerFactory;
 /**
  * A running {@link BeanstalkClient#consume}: one loop per slot that reserves a job, runs the
  * handler, then deletes the job (success) or releases it with a back-off delay (failure).
- * {@link #stop()} lets the handlers that run finish, then ends every slot's session.
+ * {@link #stop()} lets the handlers that run finish, then ends every slot's session. A failover
+ * does not stop it: a reserve that finds the queue unreachable is retried until the new primary
+ * answers, and a job whose delete or release is lost comes back (at-least-once).
  */
 public final class JobConsumer {
   private static final Logger log = LoggerFactory.getLogger(JobConsumer.class);
@@ -86,7 +88,7 @@ public final class JobConsumer {
         finish();
         return;
       }
-      client.reserve(tubes, options.reserveTimeoutSeconds()).onComplete(ar -> {
+      client.reserve(tubes, options.reserveTimeoutSeconds(), () -> isStopping).onComplete(ar -> {
         if (ar.succeeded()) {
           handle(ar.result());
         } else if (isStopping) {
@@ -126,7 +128,9 @@ public final class JobConsumer {
     Future<Void> succeeded(BeanstalkJob job) {
       handled++;
       return client.delete(job.id()).recover(e -> {
-        log.warn("job {} was handled but could not be deleted: {}", job.id(), e.getMessage());
+        // REPLICATION.md: after a failover the job is ready again on the new primary, and may run twice.
+        log.warn("job {} was handled but could not be deleted ({}); it may be handled again", job.id(),
+            e.getMessage());
         return Future.succeededFuture();
       });
     }
@@ -139,7 +143,7 @@ public final class JobConsumer {
           .compose(stats -> client.release(job.id(), stats.getLong("pri"),
               options.backoffSeconds(stats.getLong("releases"))))
           .recover(e -> {
-            log.warn("job {} failed and could not be released ({}); it returns after its TTR", job.id(),
+            log.warn("job {} failed and could not be released ({}); it returns after its TTR or a failover", job.id(),
                 e.getMessage());
             return Future.succeededFuture();
           });

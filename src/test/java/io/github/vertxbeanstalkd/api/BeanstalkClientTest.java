@@ -154,6 +154,17 @@ class BeanstalkClientTest {
   }
 
   @Test
+  void aPutSentBeforeTheServerTakesItsAddressIsStoredOnceItDoes() {
+    // As during a failover: NO_HANDLERS until a server consumes the address, then the put goes through.
+    BeanstalkClient late = BeanstalkClient.create(vertx, new BeanstalkClientOptions().withAddress("late"));
+    Future<Long> put = late.put("t", "early");
+    Bus.await(BeanstalkServer.deploy(vertx,
+        new JsonObject().put("port", 0).put("eventBus", new JsonObject().put("address", "late"))));
+    assertEquals(1L, Bus.await(put));
+    assertEquals(1L, Bus.await(late.stats()).getLong("total-jobs"), "stored once");
+  }
+
+  @Test
   void theTcpListenerCanBeSwitchedOff() {
     BeanstalkServer busOnly = Bus.await(BeanstalkServer.deploy(vertx,
         new JsonObject().put("tcp", new JsonObject().put("enabled", false)).put("eventBus.address", "bus-only")));
