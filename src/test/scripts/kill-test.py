@@ -379,6 +379,13 @@ class Group:
                 return node, term
         return None
 
+    def serving_primary(self):
+        """Any node that says primary and serves, stable group or not; None when there is none."""
+        for node, h in zip(self.nodes, self.health()):
+            if h and h.get("role") == "primary" and node.serves():
+                return node
+        return None
+
     def describe(self):
         return "; ".join("%s: %s" % (n.name, json.dumps(h) if h else "no /healthz")
                          for n, h in zip(self.nodes, self.health()))
@@ -625,9 +632,10 @@ def run_cycle(number, group, args, ledger, cycles):
     return cycle
 
 
-def drain(group, args, ledger):
-    """Reserves and deletes everything left on the final primary; returns the final tube stats."""
-    primary = group.await_stable("before the drain", args.rejoin_timeout)
+def drain(group, args, ledger, primary=None):
+    """Reserves and deletes everything left on the final primary (or `primary`); returns the final tube stats."""
+    if primary is None:
+        primary = group.await_stable("before the drain", args.rejoin_timeout)
     end = now() + args.drain_timeout
     stats = {}
     c = Conn(primary.port, args.read_timeout)
@@ -670,10 +678,10 @@ def tube_stats(c, tube):
 
 
 def analyse(ledger, cycles, args):
-    acked, ports = {}, {}
+    acked, ports, acked_at = {}, {}, {}
     bodies_by_id = collections.defaultdict(set)
-    for job_id, body, _, _, port in ledger.inserted:
-        acked[body], ports[body] = job_id, port
+    for job_id, body, _, at, port in ledger.inserted:
+        acked[body], ports[body], acked_at[body] = job_id, port, at
         bodies_by_id[job_id].add(body)
     times_seen = collections.Counter(body for body, _, _, _ in ledger.seen)
     lost = sorted(body for body in acked if times_seen[body] == 0)
@@ -721,7 +729,11 @@ def analyse(ledger, cycles, args):
         "violations": violations,
         "violation_count": sum(violations.values()),
         "examples": {
-            "lost": [{"body": b, "id": acked[b], "acknowledged_by_port": ports[b]} for b in lost[:20]],
+            "lost": [{"body": b, "id": acked[b], "acknowledged_by_port": ports[b],
+                      # the first fault after the acknowledgement (None: acknowledged after the last one)
+                      "next_fault_cycle": next((c["cycle"] for c in cycles
+                                                if c.get("fault_at", float("inf")) > acked_at[b]), None)}
+                     for b in lost[:20]],
             "deleted_came_back": came_back[:20],
             "ids_issued_twice": dict(list(twice.items())[:20]),
             "ids_went_backwards": backwards[:20],
@@ -907,6 +919,21 @@ def main(argv):
             status, show_logs = 130, False
         elif isinstance(e, SystemExit):
             status, show_logs = (e.code if isinstance(e.code, int) else 3), False
+        # The clients stop before the ledger is read (they would go on reserving and deleting while it
+        # is analysed); what is still queued is drained from whichever node serves as primary, if
+        # one does, so that jobs merely left in the queue are not counted as lost.
+        stopping.set()
+        for c in clients:
+            c.join(timeout=args.read_timeout + 2)
+        if group is not None and not isinstance(e, KeyboardInterrupt) and (ledger.inserted or ledger.seen):
+            try:
+                primary = group.serving_primary()
+                if primary is not None:
+                    final, stats = drain(group, args, ledger, primary)
+                    report["final_primary"], report["final_tube_stats"] = final, stats
+                    report["drained"] = True
+            except (DeadlinePassed, OSError, ValueError) as drain_error:
+                report["drain_error"] = "%s: %s" % (type(drain_error).__name__, drain_error)
         if ledger.inserted or ledger.seen:
             report["result"] = analyse(ledger, [c for c in report["cycles"] if "promoted_at" in c], args)
     finally:

@@ -2,6 +2,7 @@ package io.github.vertxbeanstalkd.client;
 
 import io.github.vertxbeanstalkd.bus.ClusterNodes;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.DeliveryOptions;
@@ -35,12 +36,15 @@ public final class BeanstalkClient {
   private final Vertx vertx;
   private final BeanstalkClientOptions options;
   private final String nodeId;
+  private final PrimaryChanges primaryChanges;
 
   private BeanstalkClient(Vertx vertx, BeanstalkClientOptions options) {
     this.vertx = vertx;
     this.options = options;
     ClusterNodes cluster = ClusterNodes.of(vertx);
     this.nodeId = cluster == null ? null : cluster.localNodeId();
+    // The group is named after the address by default (REPLICATION.md replication.group).
+    this.primaryChanges = PrimaryChanges.of(vertx, options.address());
   }
 
   /** A client of the server at the default address, with a new session. */
@@ -241,7 +245,11 @@ public final class BeanstalkClient {
 
   private Future<JsonObject> send(String action, JsonObject body, long timeoutMillis) {
     DeliveryOptions delivery = new DeliveryOptions().addHeader("action", action).setSendTimeout(timeoutMillis);
-    return vertx.eventBus().<JsonObject>request(options.address(), body, delivery).map(message -> message.body());
+    Promise<JsonObject> reply = Promise.promise();
+    primaryChanges.track(reply);
+    vertx.eventBus().<JsonObject>request(options.address(), body, delivery).map(message -> message.body())
+        .onComplete(reply::tryComplete, reply::tryFail);
+    return reply.future();
   }
 
   /** A refusal by the queue becomes a BeanstalkException; delivery problems stay as they are. */

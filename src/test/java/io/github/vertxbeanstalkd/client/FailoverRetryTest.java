@@ -95,6 +95,28 @@ class FailoverRetryTest {
   }
 
   @Test
+  void aNewPrimarysAnnouncementEndsTheRequestsInFlightAtOnce() {
+    // A long send timeout: without the announcement these would wait a minute for the dead primary.
+    BeanstalkClient client = client(new BeanstalkClientOptions().withRequestTimeoutMillis(60_000));
+    long id = await(client.put("t", "x"));
+    queue.swallow("put", 1);
+    queue.swallow("peek", 1);
+    Future<Long> put = client.put("t", "lost with the old primary");
+    Future<BeanstalkJob> peek = client.peek(id);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+    while ((queue.received("put") < 2 || queue.received("peek") < 1) && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
+    }
+    long start = System.nanoTime();
+    vertx.eventBus().publish(PrimaryChanges.address(ADDRESS), new io.vertx.core.json.JsonObject().put("term", 7));
+    QueueUnreachableException e = unreachable(put);
+    assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(5), "ended at once, not after its timeout");
+    assertFalse(e.isSafeToRepeat(), "a put to the old primary may have happened");
+    assertEquals(id, await(peek).id(), "a peek is sent again, to whoever answers now");
+    assertEquals(2, queue.received("peek"));
+  }
+
+  @Test
   void aPeekWhoseReplyIsLostIsSentAgain() {
     BeanstalkClient client = client(new BeanstalkClientOptions().withRequestTimeoutMillis(300));
     long id = await(client.put("t", "x"));
