@@ -925,7 +925,7 @@ def main(argv):
         stopping.set()
         for c in clients:
             c.join(timeout=args.read_timeout + 2)
-        if group is not None and not isinstance(e, KeyboardInterrupt) and (ledger.inserted or ledger.seen):
+        if group is not None and not isinstance(e, (KeyboardInterrupt, SystemExit)) and (ledger.inserted or ledger.seen):
             try:
                 primary = group.serving_primary()
                 if primary is not None:
