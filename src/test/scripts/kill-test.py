@@ -587,6 +587,11 @@ class Consumer(Client):
 def run_cycle(number, group, args, ledger, cycles):
     """One fault on the current primary; what was measured goes to `cycles`, as far as it got."""
     primary = group.await_stable("before cycle %d" % number, args.rejoin_timeout)
+    if args.settle_seconds > 0:
+        # A group that has just become stable again (a node just promoted into the CP Subsystem) is
+        # left alone this long before the fault: 0 (the default) faults it at once.
+        time.sleep(args.settle_seconds)
+        primary = group.await_stable("before cycle %d, after settling" % number, args.rejoin_timeout)
     h = primary.healthz() or {}
     old_term = h.get("term")
     cycle = {"cycle": number, "fault": args.fault, "primary": primary.name, "term": old_term}
@@ -618,7 +623,9 @@ def run_cycle(number, group, args, ledger, cycles):
     roles = []
 
     def rejoined():
-        h = primary.healthz()
+        # Every node's /healthz, not the faulted one's alone: a resumed primary that still says
+        # primary beside the new one is recorded in two_primaries_seen.
+        h = group.health()[group.nodes.index(primary)]
         role = h.get("role") if h else None
         if role and (not roles or roles[-1] != role):
             roles.append(role)
@@ -791,6 +798,8 @@ def parse_args(argv):
     p.add_argument("--cycles", type=int, default=20)
     p.add_argument("--fault", choices=("kill", "stop"), default="kill")
     p.add_argument("--stop-seconds", type=float, default=8.0, help="length of a SIGSTOP pause (--fault stop)")
+    p.add_argument("--settle-seconds", type=float, default=0.0,
+                   help="wait this long once the group is stable before each fault (default 0: at once)")
     p.add_argument("--min-acks", type=int, choices=(0, 1), default=1)
     p.add_argument("--when-too-few", choices=("refuse", "serve"), default="refuse",
                    help="replication.whenTooFewStandbys")
@@ -819,6 +828,8 @@ def parse_args(argv):
         p.error("--cluster-config-as-is needs a --cluster-config file")
     if args.cycles < 0 or args.producers < 1 or args.consumers < 1:
         p.error("--cycles must be >= 0, --producers and --consumers >= 1")
+    if args.settle_seconds < 0:
+        p.error("--settle-seconds must be >= 0")
     if args.fault == "stop" and args.stop_seconds <= 0:
         p.error("--stop-seconds must be positive")
     try:
