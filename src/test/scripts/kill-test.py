@@ -945,6 +945,12 @@ def main(argv):
                     report["drained"] = True
             except (DeadlinePassed, OSError, ValueError) as drain_error:
                 report["drain_error"] = "%s: %s" % (type(drain_error).__name__, drain_error)
+            except (KeyboardInterrupt, SystemExit) as drain_error:
+                # Interrupted while draining: what was measured is still analysed and reported.
+                report["drain_error"] = "interrupted: %s" % type(drain_error).__name__
+                status = 130 if isinstance(drain_error, KeyboardInterrupt) else (
+                    drain_error.code if isinstance(drain_error.code, int) else 3)
+                show_logs = False
         if ledger.inserted or ledger.seen:
             report["result"] = analyse(ledger, [c for c in report["cycles"] if "promoted_at" in c], args)
     finally:
