@@ -42,6 +42,9 @@ final class Follower {
   private long applied;
   private long appliedBytes;
   private long lastHeardNanos;
+  /** The term whose copy this node completed and follows; -1 while it holds no complete copy. */
+  private volatile long copiedTerm = -1;
+  private volatile long appliedVolatile;
   private boolean isSubscribing;
   private Future<?> work = Future.succeededFuture();
 
@@ -54,6 +57,19 @@ final class Follower {
 
   long newestTerm() {
     return newestTerm;
+  }
+
+  /**
+   * The term of the primary whose stream this node holds a complete copy of, and follows or
+   * followed last; -1 when it holds none (never copied, or a new copy is under way).
+   */
+  long copiedTerm() {
+    return copiedTerm;
+  }
+
+  /** How far this node applied the stream of {@link #copiedTerm()}. */
+  long applied() {
+    return appliedVolatile;
   }
 
   /** A term seen elsewhere (the lock, an announcement): batches of older terms are refused from now on. */
@@ -142,6 +158,7 @@ final class Follower {
     switch (batch.kind()) {
       case Batch.RESET -> {
         listener.syncing();
+        copiedTerm = -1;
         applied = batch.first();
         appliedBytes = 0;
         return engine.run(port -> {
@@ -156,13 +173,17 @@ final class Follower {
       }
       default -> {
         if (batch.frames().length() == 0 || batch.last() <= applied) {
-          // A heartbeat, or a batch the copy already holds.
+          // A heartbeat, or a batch the copy already holds: the copy is complete.
+          copiedTerm = batch.term();
+          appliedVolatile = applied;
           listener.following(batch.term(), Math.max(0, batch.logged() - appliedBytes));
           return Future.succeededFuture();
         }
         List<BinlogRecord> records = batch.records();
         return applyRecords(records).onSuccess(v -> {
           applied = batch.last();
+          appliedVolatile = applied;
+          copiedTerm = batch.term();
           appliedBytes += batch.frames().length();
           listener.following(batch.term(), Math.max(0, batch.logged() - appliedBytes));
         });

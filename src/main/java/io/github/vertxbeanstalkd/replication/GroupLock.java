@@ -18,8 +18,21 @@ interface GroupLock {
     void lost(long term, String why);
   }
 
-  /** Starts competing for the lock, for good: acquired, confirmed every so often, and lost are told. */
-  void start(Listener listener);
+  /**
+   * Starts competing for the lock, for good: acquired, confirmed every so often, and lost are told.
+   * Before each try the lock asks {@code mayCompete}: a node that could lose acknowledged changes
+   * by taking over (it is not caught up, or another standby holds more) lets the lock be.
+   */
+  void start(Listener listener, java.util.function.BooleanSupplier mayCompete);
+
+  /**
+   * Publishes how far this standby has applied the primary's stream of {@code term}, so that only
+   * the standby furthest ahead competes after the primary goes.
+   */
+  void publishPosition(long term, long applied);
+
+  /** True when another live node has published a position ahead of ({@code term}, {@code applied}). */
+  boolean isAnotherAhead(long term, long applied);
 
   /** Stops competing; a held lock is released. */
   void stop();

@@ -34,6 +34,8 @@ final class HazelcastGroupLock implements GroupLock {
   private static final Logger log = LoggerFactory.getLogger(HazelcastGroupLock.class);
   private static final long CONFIRM_MILLIS = 500;
   private static final String CP_GROUP = "default";
+  /** How long a new CP seat is left to settle before the node counts as seated. */
+  private static final long SEAT_SETTLE_MILLIS = 3000;
 
   private final HazelcastInstance hz;
   private final String name;
@@ -70,7 +72,37 @@ final class HazelcastGroupLock implements GroupLock {
   }
 
   @Override
-  public void start(Listener listener) {
+  public void publishPosition(long term, long applied) {
+    // Asynchronous: called on the node's event loop.
+    positions().setAsync(localId(), new long[] {term, applied});
+  }
+
+  @Override
+  public boolean isAnotherAhead(long term, long applied) {
+    Set<String> live = new HashSet<>();
+    for (Member member : hz.getCluster().getMembers()) {
+      live.add(member.getUuid().toString());
+    }
+    for (var e : positions().entrySet()) {
+      long[] p = e.getValue();
+      if (!e.getKey().equals(localId()) && live.contains(e.getKey())
+          && (p[0] > term || (p[0] == term && p[1] > applied))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private com.hazelcast.map.IMap<String, long[]> positions() {
+    return hz.getMap(name + ".positions");
+  }
+
+  private String localId() {
+    return hz.getCluster().getLocalMember().getUuid().toString();
+  }
+
+  @Override
+  public void start(Listener listener, java.util.function.BooleanSupplier mayCompete) {
     isRunning = true;
     if (isSafe() && !hz.getCluster().getLocalMember().isLiteMember()) {
       hz.getCluster().addMembershipListener(new MembershipListener() {
@@ -86,11 +118,28 @@ final class HazelcastGroupLock implements GroupLock {
           });
         }
       });
+      hz.getCPSubsystem().addMembershipListener(new com.hazelcast.cp.event.CPMembershipListener() {
+        @Override
+        public void memberAdded(com.hazelcast.cp.event.CPMembershipEvent e) {}
+
+        @Override
+        public void memberRemoved(com.hazelcast.cp.event.CPMembershipEvent e) {
+          cpThread.execute(() -> {
+            CPMember local = hz.getCPSubsystem().getCPSubsystemManagementService().getLocalCPMember();
+            if (local == null || local.getUuid().equals(e.getMember().getUuid())) {
+              // This node lost its seat (it was cut off long enough to be removed): take one again.
+              isSeated = false;
+              log.warn("replication: this node lost its CP seat; it takes a free one again");
+              heal();
+            }
+          });
+        }
+      });
       cpThread.execute(this::heal);
     }
     lockThread.execute(() -> {
       runner = Thread.currentThread();
-      compete(listener);
+      compete(listener, mayCompete);
     });
   }
 
@@ -115,11 +164,15 @@ final class HazelcastGroupLock implements GroupLock {
   }
 
   /** Acquires, confirms every half second while held, and competes again once lost. */
-  private void compete(Listener listener) {
+  private void compete(Listener listener, java.util.function.BooleanSupplier mayCompete) {
     FencedLock lock = hz.getCPSubsystem().getLock(name);
     while (isRunning) {
       long term = 0;
       try {
+        if (!mayCompete.getAsBoolean()) {
+          Thread.sleep(100);
+          continue;
+        }
         term = lock.tryLockAndGetFence(1, TimeUnit.SECONDS);
         if (term == FencedLock.INVALID_FENCE) {
           continue;
@@ -200,8 +253,13 @@ final class HazelcastGroupLock implements GroupLock {
           log.info("replication: this node took a free CP seat");
         }
         if (m.getLocalCPMember() != null && isInEveryGroup(m)) {
-          isSeated = true;
-          return;
+          // The groups list this node while the leader may still be applying the change: a fault
+          // in that moment would leave no majority. Let it settle before the node counts as seated.
+          pause(SEAT_SETTLE_MILLIS);
+          isSeated = m.getLocalCPMember() != null && isInEveryGroup(m);
+          if (isSeated) {
+            return;
+          }
         }
         pause(250);
       } catch (Exception e) {

@@ -47,7 +47,9 @@ public final class ReplicationNode extends VerticleBase {
   private long lagBytes;
   private boolean servesProtocol;
   private long tickTimer = -1;
-  private boolean isFollowing;
+  private volatile boolean isFollowing;
+  private long publishedTerm = -1;
+  private long publishedApplied = -1;
 
   /** @param ackNanos hears how long each standby's acknowledgement took (may do nothing) */
   public ReplicationNode(ReplicationConfig config, EngineAddress engineAddress, GroupStatus status, Fronts fronts,
@@ -112,7 +114,7 @@ public final class ReplicationNode extends VerticleBase {
         .compose(v -> follower.start())
         .onSuccess(v -> {
           tickTimer = vertx.setPeriodic(TICK_MILLIS, id -> tick());
-          lock.start(new LockEvents());
+          lock.start(new LockEvents(), this::mayCompete);
           log.info("replication: node {} of group '{}' started (minAcks {}, whenTooFewStandbys {}), fencing {}",
               nodeId, config.group(), config.minAcks(), config.whenTooFewStandbys().word(),
               lock.isSafe() ? "safe (CP subsystem)" : "UNSAFE");
@@ -165,6 +167,19 @@ public final class ReplicationNode extends VerticleBase {
     }
   }
 
+  /**
+   * On the lock's thread: whether this node may take over without losing acknowledged changes. At
+   * a group's first start anyone may; after that only a standby with a complete copy, and only
+   * while no other live standby has applied more of the same primary's stream.
+   */
+  private boolean mayCompete() {
+    long copied = follower.copiedTerm();
+    if (copied < 0) {
+      return follower.newestTerm() == 0 && !isFollowing;
+    }
+    return !lock.isAnotherAhead(copied, follower.applied());
+  }
+
   private void promote(long newTerm, long confirmedAtNanos) {
     if (role.equals(GroupState.PRIMARY)) {
       return;
@@ -172,6 +187,7 @@ public final class ReplicationNode extends VerticleBase {
     boolean hadPrimary = follower.newestTerm() > 0;
     follower.sawTerm(newTerm);
     term = newTerm;
+    isFollowing = false;
     follower.stop();
     shipper = new Shipper(vertx, config, engine, term, () -> stepDown("a standby has seen a newer term"), ackNanos);
     Shipper promoted = shipper;
@@ -220,6 +236,8 @@ public final class ReplicationNode extends VerticleBase {
     shipper.stop();
     shipper = null;
     servesProtocol = false;
+    isFollowing = false;
+    term = Math.max(term, follower.newestTerm());
     setRole(GroupState.SYNCING);
     engine.send(port -> port.stopReplicating());
     Future<Void> unregistered = primaryConsumer == null ? Future.succeededFuture() : primaryConsumer.unregister();
@@ -231,6 +249,7 @@ public final class ReplicationNode extends VerticleBase {
     long announced = announcement.getLong("term", 0L);
     if (role.equals(GroupState.PRIMARY)) {
       if (announced > term) {
+        follower.sawTerm(announced);
         stepDown("node of term " + announced + " announced itself primary");
       }
       return;
@@ -246,6 +265,13 @@ public final class ReplicationNode extends VerticleBase {
       follower.tick();
       if (isFollowing && role.equals(GroupState.SYNCING) && lock.isSeated()) {
         setRole(GroupState.STANDBY);
+      }
+      long copied = follower.copiedTerm();
+      long applied = follower.applied();
+      if (copied >= 0 && (copied != publishedTerm || applied != publishedApplied)) {
+        publishedTerm = copied;
+        publishedApplied = applied;
+        lock.publishPosition(copied, applied);
       }
     }
     publish();

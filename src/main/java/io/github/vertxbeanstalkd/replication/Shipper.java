@@ -30,6 +30,7 @@ final class Shipper {
   /** Batches a standby may leave unacknowledged before it is dropped (it subscribes again and is copied). */
   private static final int MAX_UNACKED = 4096;
   private static final long HEARTBEAT_NANOS = 300_000_000L;
+  private static final int HELD_BATCH_BYTES = 1 << 20;
 
   private final Vertx vertx;
   private final ReplicationConfig config;
@@ -119,9 +120,7 @@ final class Shipper {
       log.info("replication: standby {} copied {} jobs and follows from sequence {}", link.address,
           link.copyIds.length, link.copyAt);
       link.copyIds = null;
-      for (StandbyLink.Held h = link.held.poll(); h != null; h = link.held.poll()) {
-        sendLive(link, h.first(), h.last(), h.logged(), h.frames());
-      }
+      flushHeld(link);
       recompute();
       return;
     }
@@ -129,6 +128,36 @@ final class Shipper {
     engine.<List<BinlogRecord.JobSnapshot>>run(port -> port.snapshotsOf(link.copyIds, from, to)).onSuccess(jobs ->
         send(link, Batch.of(Batch.COPY, term, link.copyAt, link.copyAt, logged, new ArrayList<>(jobs)),
             () -> copyNext(link)));
+  }
+
+  /**
+   * The changes held while a copy ran, sent in batches of up to {@link #HELD_BATCH_BYTES}: a long
+   * copy under a heavy load holds many small batches, more than a standby may leave unacknowledged.
+   */
+  private void flushHeld(StandbyLink link) {
+    Buffer merged = null;
+    long first = 0;
+    long last = 0;
+    long loggedThen = 0;
+    for (StandbyLink.Held h = link.held.poll(); h != null; h = link.held.poll()) {
+      if (h.last() <= link.copyAt) {
+        continue;
+      }
+      if (merged == null) {
+        merged = Buffer.buffer();
+        first = h.first();
+      }
+      merged.appendBuffer(h.frames());
+      last = h.last();
+      loggedThen = h.logged();
+      if (merged.length() >= HELD_BATCH_BYTES) {
+        sendLive(link, first, last, loggedThen, merged);
+        merged = null;
+      }
+    }
+    if (merged != null) {
+      sendLive(link, first, last, loggedThen, merged);
+    }
   }
 
   /** What the engine logged in one turn: encoded once, sent to every following standby. */

@@ -110,7 +110,8 @@ class FailoverTest {
       awaitRole(second, "standby", REJOIN_MILLIS);
       long resumedTerm = term(second);
       assertTrue(resumedTerm < 0 || thirdTerm < 0 || resumedTerm >= thirdTerm,
-          "the resumed node follows term " + resumedTerm + ", older than the new primary's " + thirdTerm);
+          "the resumed node follows term " + resumedTerm + ", older than the new primary's " + thirdTerm
+              + roles(nodes));
       assertEquals("primary", third.role(), "the new primary kept its role when the old one resumed");
       assertAllAcknowledgedOn(third, "after SIGCONT of " + second);
     }
