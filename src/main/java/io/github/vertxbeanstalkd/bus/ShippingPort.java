@@ -33,6 +33,9 @@ public interface ShippingPort {
   /** The binlog sequence of the latest change logged. */
   long lastSequence();
 
+  /** The id the next put takes: a copy carries it, so that ids never go back after a promotion. */
+  long nextJobId();
+
   /** The ids of every live job, taken at once: a standby's copy is their snapshots, then the stream from here. */
   long[] liveJobIds();
 

@@ -101,6 +101,11 @@ public final class LogShipping implements ShippingPort {
    * ({@link #snapshotsOf}) followed by every change logged after this call.
    */
   @Override
+  public long nextJobId() {
+    return jobs.nextJobId();
+  }
+
+  @Override
   public long[] liveJobIds() {
     return table.liveIds();
   }

@@ -100,10 +100,13 @@ final class Shipper {
     links.put(address, link);
     log.info("replication: standby {} subscribed; copying the live jobs (term {})", address, term);
     send(link, Batch.of(Batch.RESET, term, lastSequence, lastSequence, logged, List.of()), () ->
-        engine.run(port -> new Object[] {port.lastSequence(), port.liveJobIds()}).onSuccess(start -> {
+        engine.run(port -> new Object[] {port.lastSequence(), port.liveJobIds(), port.nextJobId()}).onSuccess(start -> {
           link.copyAt = (Long) start[0];
           link.copyIds = (long[]) start[1];
-          copyNext(link);
+          // Jobs put and deleted before the copy are not in it, but their ids are taken: the copy
+          // starts with the high-water mark, so ids never go back after this standby is promoted.
+          send(link, Batch.of(Batch.COPY, term, link.copyAt, link.copyAt, logged,
+              List.of(new BinlogRecord.HighWater((Long) start[2]))), () -> copyNext(link));
         }));
   }
 

@@ -150,6 +150,18 @@ class LogShippingTest {
   }
 
   @Test
+  void aCopyCarriesTheIdsOfJobsAlreadyDeleted() {
+    replicate();
+    Session producer = primary.open();
+    primary.send(producer, put("a"), put("b"), put("c"), delete(1), delete(2), delete(3));
+    shipped.clear();
+    EngineFixture late = new EngineFixture();
+    // What Shipper sends first in a copy: the high-water mark, then the live jobs (none here).
+    late.engine.shipping().apply(List.of(new BinlogRecord.HighWater(primary.engine.shipping().nextJobId())));
+    assertEquals("INSERTED 4", late.one(late.open(), put("after the failover")));
+  }
+
+  @Test
   void idsContinueAboveEveryIdTheStandbySaw() {
     replicate();
     EngineFixture standby = new EngineFixture();
