@@ -116,7 +116,7 @@ public final class BeanstalkServer {
   private static Future<BeanstalkServer> deploy(Vertx vertx, ServerConfig config, Clock clock,
       TlsCredentials tlsCredentials, GroupStatus given) {
     GroupStatus group = given == null && config.replication().isEnabled() ? new GroupStatus() : given;
-    if (group != null && group.state() == null) {
+    if (group != null && group.state() == null && config.replication().isEnabled()) {
       // From the first /healthz on, a node of a group says where it stands: not caught up yet.
       group.set(new GroupState(GroupState.SYNCING, 0, 0, false, 0, true, 0, false));
     }
