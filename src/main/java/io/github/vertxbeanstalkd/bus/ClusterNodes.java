@@ -30,6 +30,11 @@ public final class ClusterNodes {
     return manager.getNodeId();
   }
 
+  /** The cluster manager itself, for what needs more of it (the replication group's lock). */
+  public ClusterManager manager() {
+    return manager;
+  }
+
   /** The ids of the nodes in the cluster now; a local read, cheap enough for an event loop. */
   public List<String> nodeIds() {
     return manager.getNodes();

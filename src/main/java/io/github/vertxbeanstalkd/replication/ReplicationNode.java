@@ -1,6 +1,7 @@
 package io.github.vertxbeanstalkd.replication;
 
 import com.hazelcast.core.HazelcastInstance;
+import io.github.vertxbeanstalkd.bus.ClusterNodes;
 import io.github.vertxbeanstalkd.bus.EngineAddress;
 import io.github.vertxbeanstalkd.bus.GroupState;
 import io.github.vertxbeanstalkd.bus.GroupStatus;
@@ -134,10 +135,8 @@ public final class ReplicationNode extends VerticleBase {
   }
 
   private HazelcastInstance hazelcast() {
-    if (!vertx.isClustered() || !(vertx instanceof io.vertx.core.internal.VertxInternal internal)) {
-      return null;
-    }
-    ClusterManager manager = internal.clusterManager();
+    ClusterNodes cluster = ClusterNodes.of(vertx);
+    ClusterManager manager = cluster == null ? null : cluster.manager();
     return manager instanceof HazelcastClusterManager hz ? hz.getHazelcastInstance() : null;
   }
 
