@@ -21,8 +21,12 @@ public interface ShippingPort {
   /** Changes up to {@code sequence} are acknowledged (by minAcks standbys, or by the primary alone where allowed). */
   void acknowledge(long sequence);
 
-  /** The group's lock was just confirmed: the lease runs {@code leaseNanos} from now, on the engine's clock. */
-  void renewLease(long leaseNanos);
+  /**
+   * The group's lock was confirmed at {@code confirmedAtNanos} (System.nanoTime, when the
+   * confirmation was sent): the lease runs {@code leaseNanos} from then. Measured when this runs,
+   * so a renewal that waited out a pause renews nothing.
+   */
+  void renewLease(long confirmedAtNanos, long leaseNanos);
 
   /** whenTooFewStandbys "refuse": changes that need room answer INTERNAL_ERROR while false. */
   void acceptChanges(boolean accepts);

@@ -45,8 +45,12 @@ public final class LogShipping implements ShippingPort {
   @Override
   public void stopReplicating() {
     jobs.streamChangesTo(ChangeStream.NONE);
+    if (gate != null) {
+      // Fenced, not local: a change that reaches this node after it stepped down (a client's
+      // command read late, after a pause) is refused, never acknowledged on this node alone.
+      gate.fence();
+    }
     replies.failWaiting();
-    replies.guardBy(ReplicationGate.LOCAL);
     gate = null;
   }
 
@@ -69,9 +73,10 @@ public final class LogShipping implements ShippingPort {
 
   /** The group's lock was just confirmed: the lease runs {@code leaseNanos} from now, on the engine's clock. */
   @Override
-  public void renewLease(long leaseNanos) {
+  public void renewLease(long confirmedAtNanos, long leaseNanos) {
     if (gate != null) {
-      gate.renewLease(leaseNanos);
+      // How long ago the lock was confirmed, counting any pause since: the lease left is what remains.
+      gate.renewLease(leaseNanos - (System.nanoTime() - confirmedAtNanos));
       replies.onDurable(replies.durableSequence());
     }
   }

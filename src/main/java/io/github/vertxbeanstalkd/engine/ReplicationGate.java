@@ -51,12 +51,23 @@ class ReplicationGate {
     acknowledged = Math.max(acknowledged, sequence);
   }
 
-  /** The lock was confirmed: the lease runs {@code leaseNanos} from now on the engine's clock. */
-  void renewLease(long leaseNanos) {
-    leaseUntilNanos = clock.nanos() + leaseNanos;
+  /** The lock was confirmed: {@code remainingNanos} of its lease are left now, on the engine's clock. */
+  void renewLease(long remainingNanos) {
+    if (remainingNanos > 0) {
+      leaseUntilNanos = Math.max(leaseUntilNanos, clock.nanos() + remainingNanos);
+    }
   }
 
   void acceptChanges(boolean accepts) {
     acceptsChanges = accepts;
+  }
+
+  /**
+   * No longer primary: nothing more is acknowledged and changes are refused, whatever a client
+   * still sends before its connection closes; a promotion brings a new gate.
+   */
+  void fence() {
+    leaseUntilNanos = Long.MIN_VALUE;
+    acceptsChanges = false;
   }
 }

@@ -35,24 +35,28 @@ final class Follower {
   private final Addresses addresses;
   private final EngineShipping engine;
   private final Listener listener;
+  /** Publishes (term, applied) where other standbys read it; completes once it is durable there. */
+  private final java.util.function.BiFunction<Long, Long, Future<Void>> positions;
   private MessageConsumer<Buffer> batches;
   private boolean isActive;
   private long newestTerm;
   private long followedTerm = -1;
   private long applied;
   private long appliedBytes;
-  private long lastHeardNanos;
+  private volatile long lastHeardNanos;
   /** The term whose copy this node completed and follows; -1 while it holds no complete copy. */
   private volatile long copiedTerm = -1;
   private volatile long appliedVolatile;
   private boolean isSubscribing;
   private Future<?> work = Future.succeededFuture();
 
-  Follower(Vertx vertx, Addresses addresses, EngineShipping engine, Listener listener) {
+  Follower(Vertx vertx, Addresses addresses, EngineShipping engine, Listener listener,
+      java.util.function.BiFunction<Long, Long, Future<Void>> positions) {
     this.vertx = vertx;
     this.addresses = addresses;
     this.engine = engine;
     this.listener = listener;
+    this.positions = positions;
   }
 
   long newestTerm() {
@@ -65,6 +69,11 @@ final class Follower {
    */
   long copiedTerm() {
     return copiedTerm;
+  }
+
+  /** When the primary was last heard from (a batch or a heartbeat), on System.nanoTime. */
+  long lastHeardNanos() {
+    return lastHeardNanos;
   }
 
   /** How far this node applied the stream of {@link #copiedTerm()}. */
@@ -186,7 +195,9 @@ final class Follower {
           copiedTerm = batch.term();
           appliedBytes += batch.frames().length();
           listener.following(batch.term(), Math.max(0, batch.logged() - appliedBytes));
-        });
+        // Published before the acknowledgement: whatever a client was told is known to the other
+        // standbys as held here, so none that lacks it takes over (see ReplicationNode.mayCompete).
+        }).compose(v -> positions.apply(batch.term(), batch.last()));
       }
     }
   }

@@ -29,7 +29,7 @@ interface GroupLock {
    * Publishes how far this standby has applied the primary's stream of {@code term}, so that only
    * the standby furthest ahead competes after the primary goes.
    */
-  void publishPosition(long term, long applied);
+  java.util.concurrent.CompletionStage<Void> publishPosition(long term, long applied);
 
   /** True when another live node has published a position ahead of ({@code term}, {@code applied}). */
   boolean isAnotherAhead(long term, long applied);

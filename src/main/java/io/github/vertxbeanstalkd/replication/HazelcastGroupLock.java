@@ -41,6 +41,7 @@ final class HazelcastGroupLock implements GroupLock {
   private final String name;
   private final ExecutorService lockThread;
   private final ExecutorService cpThread;
+  private final ExecutorService positionThread;
   private volatile boolean isRunning;
   /** This node holds one of the CP seats, in both CP groups: the lock's majority can outlive another node. */
   private volatile boolean isSeated;
@@ -51,6 +52,7 @@ final class HazelcastGroupLock implements GroupLock {
     this.name = "beanstalkd.replication." + group;
     this.lockThread = Executors.newSingleThreadExecutor(r -> daemon(r, "replication-lock"));
     this.cpThread = Executors.newSingleThreadExecutor(r -> daemon(r, "replication-cp"));
+    this.positionThread = Executors.newSingleThreadExecutor(r -> daemon(r, "replication-position"));
   }
 
   private static Thread daemon(Runnable r, String name) {
@@ -72,29 +74,29 @@ final class HazelcastGroupLock implements GroupLock {
   }
 
   @Override
-  public void publishPosition(long term, long applied) {
-    // Asynchronous: called on the node's event loop.
-    positions().setAsync(localId(), new long[] {term, applied});
+  public java.util.concurrent.CompletionStage<Void> publishPosition(long term, long applied) {
+    // In the CP subsystem, like the lock: linearizable, and not lost with the partitions of a
+    // primary that dies, as it could be in an ordinary map.
+    return position(localId()).setAsync(new long[] {term, applied});
   }
 
   @Override
   public boolean isAnotherAhead(long term, long applied) {
-    Set<String> live = new HashSet<>();
     for (Member member : hz.getCluster().getMembers()) {
-      live.add(member.getUuid().toString());
-    }
-    for (var e : positions().entrySet()) {
-      long[] p = e.getValue();
-      if (!e.getKey().equals(localId()) && live.contains(e.getKey())
-          && (p[0] > term || (p[0] == term && p[1] > applied))) {
+      String id = member.getUuid().toString();
+      if (id.equals(localId()) || member.isLiteMember()) {
+        continue;
+      }
+      long[] p = position(id).get();
+      if (p != null && (p[0] > term || (p[0] == term && p[1] > applied))) {
         return true;
       }
     }
     return false;
   }
 
-  private com.hazelcast.map.IMap<String, long[]> positions() {
-    return hz.getMap(name + ".positions");
+  private com.hazelcast.cp.IAtomicReference<long[]> position(String memberId) {
+    return hz.getCPSubsystem().getAtomicReference(name + ".position." + memberId);
   }
 
   private String localId() {
@@ -161,6 +163,7 @@ final class HazelcastGroupLock implements GroupLock {
     }
     lockThread.shutdown();
     cpThread.shutdownNow();
+    positionThread.shutdownNow();
   }
 
   /** Acquires, confirms every half second while held, and competes again once lost. */
@@ -173,8 +176,17 @@ final class HazelcastGroupLock implements GroupLock {
           Thread.sleep(100);
           continue;
         }
-        term = lock.tryLockAndGetFence(1, TimeUnit.SECONDS);
+        // No waiting inside the lock: whether this node may take over is decided afresh each try.
+        term = lock.tryLockAndGetFence();
         if (term == FencedLock.INVALID_FENCE) {
+          term = 0;
+          Thread.sleep(100);
+          continue;
+        }
+        if (!mayCompete.getAsBoolean()) {
+          // Another standby got ahead while the lock was taken: let it have the lock.
+          lock.unlock();
+          term = 0;
           continue;
         }
         long sent = System.nanoTime();

@@ -28,6 +28,7 @@ import org.slf4j.LoggerFactory;
 public final class ReplicationNode extends VerticleBase {
   private static final Logger log = LoggerFactory.getLogger(ReplicationNode.class);
   private static final long TICK_MILLIS = 200;
+  private static final long QUIET_BEFORE_COMPETING_NANOS = 1_000_000_000L;
 
   private final ReplicationConfig config;
   private final EngineAddress engineAddress;
@@ -49,8 +50,6 @@ public final class ReplicationNode extends VerticleBase {
   private boolean servesProtocol;
   private long tickTimer = -1;
   private volatile boolean isFollowing;
-  private long publishedTerm = -1;
-  private long publishedApplied = -1;
 
   /** @param ackNanos hears how long each standby's acknowledgement took (may do nothing) */
   public ReplicationNode(ReplicationConfig config, EngineAddress engineAddress, GroupStatus status, Fronts fronts,
@@ -102,7 +101,7 @@ public final class ReplicationNode extends VerticleBase {
           setRole(lock.isSeated() ? GroupState.STANDBY : GroupState.SYNCING);
         }
       }
-    });
+    }, (followedTerm, applied) -> Future.fromCompletionStage(lock.publishPosition(followedTerm, applied), context));
     publish();
     return Future.all(
             vertx.eventBus().<ChangeOutbox.Changes>localConsumer(changes, msg -> {
@@ -176,6 +175,12 @@ public final class ReplicationNode extends VerticleBase {
     if (copied < 0) {
       return follower.newestTerm() == 0 && !isFollowing;
     }
+    // Every standby publishes how far it applied within a tick of applying it: once the primary has
+    // been silent a little longer than that (heartbeats come every 300 ms), the positions compared
+    // below are the final ones, so the standby that acknowledged the last changes is the one that wins.
+    if (System.nanoTime() - follower.lastHeardNanos() < QUIET_BEFORE_COMPETING_NANOS) {
+      return false;
+    }
     return !lock.isAnotherAhead(copied, follower.applied());
   }
 
@@ -221,10 +226,8 @@ public final class ReplicationNode extends VerticleBase {
   }
 
   private void renewLease(long confirmedAtNanos) {
-    long remaining = lock.leaseNanos() - (System.nanoTime() - confirmedAtNanos);
-    if (remaining > 0) {
-      engine.send(port -> port.renewLease(remaining));
-    }
+    long lease = lock.leaseNanos();
+    engine.send(port -> port.renewLease(confirmedAtNanos, lease));
   }
 
   private void stepDown(String why) {
@@ -264,13 +267,6 @@ public final class ReplicationNode extends VerticleBase {
       follower.tick();
       if (isFollowing && role.equals(GroupState.SYNCING) && lock.isSeated()) {
         setRole(GroupState.STANDBY);
-      }
-      long copied = follower.copiedTerm();
-      long applied = follower.applied();
-      if (copied >= 0 && (copied != publishedTerm || applied != publishedApplied)) {
-        publishedTerm = copied;
-        publishedApplied = applied;
-        lock.publishPosition(copied, applied);
       }
     }
     publish();

@@ -30,7 +30,7 @@ class LogShippingTest {
   /** A primary whose every change is acknowledged at once, under a lease that lasts. */
   private void replicate() {
     replicateUnacknowledged();
-    primary.engine.shipping().renewLease(Long.MAX_VALUE / 4);
+    primary.engine.shipping().renewLease(System.nanoTime(), Long.MAX_VALUE / 4);
     primary.engine.shipping().acknowledge(Long.MAX_VALUE);
   }
 
@@ -106,7 +106,7 @@ class LogShippingTest {
   @Test
   void aReplyWaitsForItsAcknowledgement() {
     replicateUnacknowledged();
-    primary.engine.shipping().renewLease(10 * FakeClock.SECOND);
+    primary.engine.shipping().renewLease(System.nanoTime(), 10 * FakeClock.SECOND);
     Session producer = primary.open();
     primary.engine.submit(producer.key, List.of(put("x")), io.github.vertxbeanstalkd.bus.Scope.NONE);
     assertEquals(List.of(), primary.take(producer), "no reply before a standby acknowledged");
@@ -117,7 +117,7 @@ class LogShippingTest {
   @Test
   void aPrimaryWhoseLeaseRanOutAcknowledgesNothingUntilItIsRenewed() {
     replicateUnacknowledged();
-    primary.engine.shipping().renewLease(3 * FakeClock.SECOND);
+    primary.engine.shipping().renewLease(System.nanoTime(), 3 * FakeClock.SECOND);
     Session producer = primary.open();
     primary.engine.shipping().acknowledge(Long.MAX_VALUE);
     assertEquals("INSERTED 1", primary.one(producer, put("before")));
@@ -126,8 +126,19 @@ class LogShippingTest {
     primary.engine.submit(producer.key, List.of(put("after")), io.github.vertxbeanstalkd.bus.Scope.NONE);
     primary.engine.shipping().acknowledge(Long.MAX_VALUE);
     assertEquals(List.of(), primary.take(producer), "acknowledged with a stale lease");
-    primary.engine.shipping().renewLease(3 * FakeClock.SECOND);
+    primary.engine.shipping().renewLease(System.nanoTime(), 3 * FakeClock.SECOND);
     assertEquals(List.of("INSERTED 2"), primary.take(producer));
+  }
+
+  @Test
+  void aConfirmationThatWaitedOutAPauseRenewsNothing() {
+    replicateUnacknowledged();
+    Session producer = primary.open();
+    primary.engine.shipping().acknowledge(Long.MAX_VALUE);
+    // The lock was confirmed 5 s ago (the renewal sat in a queue while the process was stopped).
+    primary.engine.shipping().renewLease(System.nanoTime() - 5 * FakeClock.SECOND, 3 * FakeClock.SECOND);
+    primary.engine.submit(producer.key, List.of(put("x")), io.github.vertxbeanstalkd.bus.Scope.NONE);
+    assertEquals(List.of(), primary.take(producer), "acknowledged on a lease that ran out during the pause");
   }
 
   @Test
