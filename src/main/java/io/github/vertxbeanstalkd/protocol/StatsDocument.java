@@ -1,6 +1,5 @@
 package io.github.vertxbeanstalkd.protocol;
 
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -8,7 +7,7 @@ import java.util.List;
 
 /**
  * A stats document (stats, stats-job, stats-tube) as typed data, keys in 1.12's order: written as
- * YAML on the protocol's wire ({@link #writeYaml}) and as JSON with real types elsewhere ({@link #toJson}).
+ * YAML on the protocol's wire ({@link #yaml}) and as JSON with real types elsewhere ({@link #toJson}).
  */
 public final class StatsDocument {
   private enum Kind { WHOLE, TEXT, QUOTED_TEXT, FLAG, MICROS }
@@ -49,12 +48,6 @@ public final class StatsDocument {
     return this;
   }
 
-  /** The value of {@code key} as the YAML shows it, or null. */
-  public String text(String key) {
-    int at = keys.indexOf(key);
-    return at < 0 ? null : yamlValue(at);
-  }
-
   /** The YAML document's bytes: {@code ---}, then one {@code key: value} line each. */
   public byte[] yaml() {
     StringBuilder text = new StringBuilder(64 + keys.size() * 32).append("---\n");
@@ -62,11 +55,6 @@ public final class StatsDocument {
       text.append(keys.get(i)).append(": ").append(yamlValue(i)).append('\n');
     }
     return text.toString().getBytes(StandardCharsets.ISO_8859_1);
-  }
-
-  /** Appends the YAML document to {@code out}. */
-  public void writeYaml(Buffer out) {
-    out.appendBytes(yaml());
   }
 
   private String yamlValue(int i) {
