@@ -58,7 +58,8 @@ final class DurableReplies {
       // Older replies first: the binlog may have moved on before its callback reached us.
       onDurable(durable);
     }
-    boolean isDurable = lastSequence <= durable || binlog.health() == Binlog.Health.FAILED;
+    boolean isDurable = lastSequence <= durable
+        || (binlog.health() == Binlog.Health.FAILED && lastSequence <= gate.acknowledgedSequence());
     for (Session s : dirty) {
       s.outbox.clearDirty();
       if (isDurable && !s.outbox.isAwaitingDurable()) {
@@ -73,8 +74,13 @@ final class DurableReplies {
     dirty.clear();
   }
 
-  /** The binlog made every record up to {@code sequence} durable: their replies may leave, in order. */
+  /**
+   * Every record up to {@code sequence} is durable (the binlog's fsync, or a standby's
+   * acknowledgement): the replies that waited for no more than what is both durable and
+   * acknowledged may leave, in order. The binlog alone never releases a replicated primary's reply.
+   */
   void onDurable(long sequence) {
+    sequence = Math.min(sequence, gate.acknowledgedSequence());
     int kept = 0;
     for (int i = 0; i < awaitingDurable.size(); i++) {
       Session s = awaitingDurable.get(i);

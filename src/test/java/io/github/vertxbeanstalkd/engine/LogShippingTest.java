@@ -115,6 +115,21 @@ class LogShippingTest {
   }
 
   @Test
+  void theBinlogsFsyncAloneReleasesNoReplyOfAReplicatedPrimary() {
+    replicateUnacknowledged();
+    primary.engine.shipping().renewLease(System.nanoTime(), 10 * FakeClock.SECOND);
+    primary.engine.shipping().acknowledge(0);
+    Session producer = primary.open();
+    primary.engine.submit(producer.key, List.of(put("x")), io.github.vertxbeanstalkd.bus.Scope.NONE);
+    long sequence = primary.engine.shipping().lastSequence();
+    // What the binlog's writer says once its fsync is done: durable here, not yet on any standby.
+    primary.engine.onDurable(sequence);
+    assertEquals(List.of(), primary.take(producer), "a reply left on the local fsync alone, before minAcks standbys had it");
+    primary.engine.shipping().acknowledge(sequence);
+    assertEquals(List.of("INSERTED 1"), primary.take(producer));
+  }
+
+  @Test
   void aPrimaryWhoseLeaseRanOutAcknowledgesNothingUntilItIsRenewed() {
     replicateUnacknowledged();
     primary.engine.shipping().renewLease(System.nanoTime(), 3 * FakeClock.SECOND);
