@@ -147,7 +147,7 @@ public final class BeanstalkServer {
     if (config.replication().isEnabled()) {
       // The group decides: the fronts open when this node is the primary.
       deployed = deployed.compose(v -> vertx.deployVerticle(new ReplicationNode(config.replication(), address, group,
-              fronts, metrics == null ? nanos -> {} : metrics::recordAck)))
+              fronts, config.binlog().dir(), metrics == null ? nanos -> {} : metrics::recordAck)))
           .onSuccess(ids::add);
     } else {
       deployed = deployed.compose(v -> fronts.open());

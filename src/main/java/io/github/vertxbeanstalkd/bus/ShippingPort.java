@@ -49,6 +49,15 @@ public interface ShippingPort {
   /** A standby that starts a fresh copy drops every job it holds (logging their deletes). */
   void dropAllJobs();
 
+  /**
+   * This node follows a primary from now on: its jobs change only by {@link #apply}, and its
+   * replies (the admin API's reads) wait for its own binlog alone, no longer for a fenced gate.
+   */
+  void follow();
+
+  /** The highest sequence of this node's own binlog that is durable under its fsync policy. */
+  long localDurableSequence();
+
   /** A standby applies a primary's records, in order, to its jobs and its own binlog. */
   void apply(List<BinlogRecord> records);
 }

@@ -46,6 +46,11 @@ final class DurableReplies {
     return gate.acceptsChanges();
   }
 
+  /** What the binlog alone made durable, whatever the gate says. */
+  long localDurableSequence() {
+    return binlog.durableSequence();
+  }
+
   /** The highest sequence whose changes clients may hear of: durable here, and acknowledged. */
   long durableSequence() {
     return Math.min(binlog.durableSequence(), gate.acknowledgedSequence());

@@ -62,6 +62,18 @@ public final class LogShipping implements ShippingPort {
     afterWork.run();
   }
 
+  @Override
+  public void follow() {
+    if (gate == null) {
+      replies.guardBy(ReplicationGate.LOCAL);
+    }
+  }
+
+  @Override
+  public long localDurableSequence() {
+    return replies.localDurableSequence();
+  }
+
   /** Changes up to {@code sequence} are acknowledged (by minAcks standbys, or by the primary alone when allowed). */
   @Override
   public void acknowledge(long sequence) {

@@ -35,9 +35,14 @@ final class Follower {
   private final Addresses addresses;
   private final EngineShipping engine;
   private final Listener listener;
-  /** Publishes (term, applied) where other standbys read it; completes once it is durable there. */
-  private final java.util.function.BiFunction<Long, Long, Future<Void>> positions;
   private MessageConsumer<Buffer> batches;
+  private MessageConsumer<JsonObject> positionQueries;
+  private final PositionFile positions;
+  /** The position last written to {@link #positions}, and whether a write is under way. */
+  private PositionFile.Position written;
+  private boolean isWritingPosition;
+  /** This node's own binlog sequence after it applied up to {@link #applied}. */
+  private long ownSequence;
   private boolean isActive;
   private long newestTerm;
   private long followedTerm = -1;
@@ -50,13 +55,44 @@ final class Follower {
   private boolean isSubscribing;
   private Future<?> work = Future.succeededFuture();
 
-  Follower(Vertx vertx, Addresses addresses, EngineShipping engine, Listener listener,
-      java.util.function.BiFunction<Long, Long, Future<Void>> positions) {
+  /** @param positions where this node's position survives a restart; null keeps it in memory only */
+  Follower(Vertx vertx, Addresses addresses, EngineShipping engine, Listener listener, PositionFile positions) {
     this.vertx = vertx;
     this.addresses = addresses;
     this.engine = engine;
     this.listener = listener;
     this.positions = positions;
+  }
+
+  /**
+   * Reads the position this node kept when it last followed: its engine, replayed from its own
+   * binlog, holds at least that much of the primary's stream, so it can resume from there.
+   */
+  Future<Void> loadPosition() {
+    if (positions == null) {
+      return Future.succeededFuture();
+    }
+    return vertx.executeBlocking(positions::read).onSuccess(p -> {
+      if (p != null) {
+        copiedTerm = p.term();
+        applied = p.sequence();
+        appliedVolatile = applied;
+        written = p;
+        sawTerm(p.term());
+        log.info("replication: this node applied the stream of term {} up to sequence {} before it stopped",
+            p.term(), p.sequence());
+      }
+    }).mapEmpty();
+  }
+
+  /** This node takes over: its log is its own from now on, so it no longer holds a copy of another's stream. */
+  Future<Void> forgetCopy() {
+    copiedTerm = -1;
+    written = null;
+    return positions == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {
+      positions.delete();
+      return null;
+    });
   }
 
   long newestTerm() {
@@ -86,6 +122,16 @@ final class Follower {
     newestTerm = Math.max(newestTerm, term);
   }
 
+  /**
+   * Answers other nodes that consider taking over with how far this node applied the stream (see
+   * ReplicationNode.mayCompete), for as long as the node runs, whatever its role.
+   */
+  Future<Void> answerPositionQueries() {
+    positionQueries = vertx.eventBus().consumer(addresses.position(),
+        msg -> msg.reply(new JsonObject().put("term", copiedTerm).put("applied", appliedVolatile)));
+    return positionQueries.completion();
+  }
+
   Future<Void> start() {
     isActive = true;
     batches = vertx.eventBus().consumer(addresses.node(), this::onBatch);
@@ -112,6 +158,38 @@ final class Follower {
     if (isActive && !isSubscribing && (followedTerm < 0 || System.nanoTime() - lastHeardNanos > SILENCE_NANOS)) {
       subscribe();
     }
+    keepPosition();
+  }
+
+  /**
+   * Writes how far this node applied, once its own binlog made that much durable. File work runs
+   * in order on the worker (executeBlocking is ordered per context), so a copy's delete comes
+   * after any write started before it.
+   */
+  private void keepPosition() {
+    PositionFile.Position now = new PositionFile.Position(copiedTerm, applied);
+    if (positions == null || isWritingPosition || copiedTerm < 0 || now.equals(written)) {
+      return;
+    }
+    isWritingPosition = true;
+    long own = ownSequence;
+    engine.run(port -> port.localDurableSequence())
+        .compose(durable -> durable < own ? Future.succeededFuture(false) : vertx.executeBlocking(() -> {
+          // A copy that started meanwhile makes this position wrong: it is not written.
+          if (copiedTerm != now.term()) {
+            return false;
+          }
+          positions.write(now);
+          return true;
+        }))
+        .onComplete(r -> {
+          isWritingPosition = false;
+          if (r.succeeded() && r.result()) {
+            written = now;
+          } else if (r.failed()) {
+            log.warn("replication: could not keep this node's position: {}", r.cause().toString());
+          }
+        });
   }
 
   private void subscribe() {
@@ -121,6 +199,9 @@ final class Follower {
     isSubscribing = true;
     listener.syncing();
     JsonObject hello = new JsonObject().put("node", addresses.node()).put("term", newestTerm);
+    if (copiedTerm >= 0) {
+      hello.put("resumeTerm", copiedTerm).put("resumeFrom", applied);
+    }
     vertx.eventBus().<JsonObject>request(addresses.primary(), hello, new DeliveryOptions().setSendTimeout(2_000))
         .onComplete(r -> {
           isSubscribing = false;
@@ -132,7 +213,9 @@ final class Follower {
             sawTerm(term);
             followedTerm = term;
             lastHeardNanos = System.nanoTime();
-            log.info("replication: following the primary of term {}", term);
+            boolean resumed = r.result().body().getBoolean("resumed", false);
+            log.info("replication: following the primary of term {}{}", term,
+                resumed ? ", resuming from sequence " + applied : "");
           } else {
             log.debug("replication: no primary to follow yet: {}", r.cause().toString());
           }
@@ -146,6 +229,10 @@ final class Follower {
       return;
     }
     sawTerm(batch.term());
+    if (isActive && isSubscribing && followedTerm < 0) {
+      // The primary's first batch can come before its answer to the subscription.
+      followedTerm = batch.term();
+    }
     if (!isActive || batch.term() != followedTerm) {
       message.fail(410, "NOT_FOLLOWING term " + batch.term());
       return;
@@ -168,12 +255,19 @@ final class Follower {
       case Batch.RESET -> {
         listener.syncing();
         copiedTerm = -1;
+        written = null;
         applied = batch.first();
         appliedBytes = 0;
-        return engine.run(port -> {
+        // The position goes before the jobs it describes: a crash in between must not resume from it.
+        Future<Void> forgotten = positions == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {
+          positions.delete();
+          return null;
+        });
+        return forgotten.compose(v -> engine.run(port -> {
+          port.follow();
           port.dropAllJobs();
           return null;
-        }).mapEmpty();
+        })).mapEmpty();
       }
       case Batch.COPY -> {
         applied = batch.first();
@@ -195,9 +289,7 @@ final class Follower {
           copiedTerm = batch.term();
           appliedBytes += batch.frames().length();
           listener.following(batch.term(), Math.max(0, batch.logged() - appliedBytes));
-        // Published before the acknowledgement: whatever a client was told is known to the other
-        // standbys as held here, so none that lacks it takes over (see ReplicationNode.mayCompete).
-        }).compose(v -> positions.apply(batch.term(), batch.last()));
+        });
       }
     }
   }
@@ -205,7 +297,7 @@ final class Follower {
   private Future<Void> applyRecords(List<BinlogRecord> records) {
     return engine.run(port -> {
       port.apply(records);
-      return null;
-    }).mapEmpty();
+      return port.lastSequence();
+    }).onSuccess(own -> ownSequence = own).mapEmpty();
   }
 }

@@ -25,14 +25,8 @@ interface GroupLock {
    */
   void start(Listener listener, java.util.function.BooleanSupplier mayCompete);
 
-  /**
-   * Publishes how far this standby has applied the primary's stream of {@code term}, so that only
-   * the standby furthest ahead competes after the primary goes.
-   */
-  java.util.concurrent.CompletionStage<Void> publishPosition(long term, long applied);
-
-  /** True when another live node has published a position ahead of ({@code term}, {@code applied}). */
-  boolean isAnotherAhead(long term, long applied);
+  /** The member ids of the other live nodes that may hold a copy (data members of the cluster). */
+  java.util.List<String> otherMemberIds();
 
   /** Stops competing; a held lock is released. */
   void stop();

@@ -36,15 +36,23 @@ final class HazelcastGroupLock implements GroupLock {
   private static final String CP_GROUP = "default";
   /** How long a new CP seat is left to settle before the node counts as seated. */
   private static final long SEAT_SETTLE_MILLIS = 3000;
+  private static final long PAUSE_CHECK_MILLIS = 100;
+  /** A wake-up this late means the process stood still (far beyond scheduling noise). */
+  private static final long PAUSED_MILLIS = 1000;
+  /** Longer than Hazelcast's merge delay (10 s in cluster-group.xml) and a merge itself. */
+  private static final long DISTRUST_AFTER_PAUSE_MILLIS = 20_000;
 
   private final HazelcastInstance hz;
   private final String name;
   private final ExecutorService lockThread;
   private final ExecutorService cpThread;
-  private final ExecutorService positionThread;
   private volatile boolean isRunning;
   /** This node holds one of the CP seats, in both CP groups: the lock's majority can outlive another node. */
   private volatile boolean isSeated;
+  /** Hazelcast is merging this node back after a split: membership events replay a view that is not the group's. */
+  private volatile boolean isMerging;
+  /** Until when (System.nanoTime) this node's own view of the members is not acted on: it was just paused. */
+  private volatile long distrustViewUntilNanos = Long.MIN_VALUE;
   private Thread runner;
 
   HazelcastGroupLock(HazelcastInstance hz, String group) {
@@ -52,7 +60,6 @@ final class HazelcastGroupLock implements GroupLock {
     this.name = "beanstalkd.replication." + group;
     this.lockThread = Executors.newSingleThreadExecutor(r -> daemon(r, "replication-lock"));
     this.cpThread = Executors.newSingleThreadExecutor(r -> daemon(r, "replication-cp"));
-    this.positionThread = Executors.newSingleThreadExecutor(r -> daemon(r, "replication-position"));
   }
 
   private static Thread daemon(Runnable r, String name) {
@@ -74,39 +81,28 @@ final class HazelcastGroupLock implements GroupLock {
   }
 
   @Override
-  public java.util.concurrent.CompletionStage<Void> publishPosition(long term, long applied) {
-    // In the CP subsystem, like the lock: linearizable, and not lost with the partitions of a
-    // primary that dies, as it could be in an ordinary map.
-    return position(localId()).setAsync(new long[] {term, applied});
-  }
-
-  @Override
-  public boolean isAnotherAhead(long term, long applied) {
+  public List<String> otherMemberIds() {
+    List<String> ids = new ArrayList<>();
     for (Member member : hz.getCluster().getMembers()) {
-      String id = member.getUuid().toString();
-      if (id.equals(localId()) || member.isLiteMember()) {
-        continue;
-      }
-      long[] p = position(id).get();
-      if (p != null && (p[0] > term || (p[0] == term && p[1] > applied))) {
-        return true;
+      if (!member.localMember() && !member.isLiteMember()) {
+        ids.add(member.getUuid().toString());
       }
     }
-    return false;
-  }
-
-  private com.hazelcast.cp.IAtomicReference<long[]> position(String memberId) {
-    return hz.getCPSubsystem().getAtomicReference(name + ".position." + memberId);
-  }
-
-  private String localId() {
-    return hz.getCluster().getLocalMember().getUuid().toString();
+    return ids;
   }
 
   @Override
   public void start(Listener listener, java.util.function.BooleanSupplier mayCompete) {
     isRunning = true;
     if (isSafe() && !hz.getCluster().getLocalMember().isLiteMember()) {
+      hz.getLifecycleService().addLifecycleListener(e -> {
+        if (e.getState() == com.hazelcast.core.LifecycleEvent.LifecycleState.MERGING) {
+          isMerging = true;
+        } else if (e.getState() == com.hazelcast.core.LifecycleEvent.LifecycleState.MERGED
+            || e.getState() == com.hazelcast.core.LifecycleEvent.LifecycleState.MERGE_FAILED) {
+          isMerging = false;
+        }
+      });
       hz.getCluster().addMembershipListener(new MembershipListener() {
         @Override
         public void memberAdded(MembershipEvent e) {}
@@ -114,6 +110,13 @@ final class HazelcastGroupLock implements GroupLock {
         @Override
         public void memberRemoved(MembershipEvent e) {
           long removedAtMillis = System.currentTimeMillis();
+          if (!seesMajority()) {
+            // This node is the one cut off (resumed after a pause, merging back after a partition):
+            // the others are not gone, so their sessions and seats are not its to take away.
+            log.info("replication: member {} left this node's view, but this node sees no majority; "
+                + "nothing is closed or removed", e.getMember().getAddress());
+            return;
+          }
           cpThread.execute(() -> {
             closeSessionsOf(e.getMember(), removedAtMillis);
             heal();
@@ -139,6 +142,8 @@ final class HazelcastGroupLock implements GroupLock {
       });
       cpThread.execute(this::heal);
     }
+    Thread watchdog = daemon(this::watchForPauses, "replication-pause-watch");
+    watchdog.start();
     lockThread.execute(() -> {
       runner = Thread.currentThread();
       compete(listener, mayCompete);
@@ -163,7 +168,6 @@ final class HazelcastGroupLock implements GroupLock {
     }
     lockThread.shutdown();
     cpThread.shutdownNow();
-    positionThread.shutdownNow();
   }
 
   /** Acquires, confirms every half second while held, and competes again once lost. */
@@ -181,12 +185,6 @@ final class HazelcastGroupLock implements GroupLock {
         if (term == FencedLock.INVALID_FENCE) {
           term = 0;
           Thread.sleep(100);
-          continue;
-        }
-        if (!mayCompete.getAsBoolean()) {
-          // Another standby got ahead while the lock was taken: let it have the lock.
-          lock.unlock();
-          term = 0;
           continue;
         }
         long sent = System.nanoTime();
@@ -225,8 +223,57 @@ final class HazelcastGroupLock implements GroupLock {
     }
   }
 
+  /**
+   * This process was paused (SIGSTOP, a long GC, a frozen VM) a moment ago: the members it thinks
+   * gone may be the ones that went on without it, and Hazelcast replays their departures while it
+   * merges this node back. Until that has settled its view is not acted on.
+   */
+  private boolean isViewStale() {
+    return System.nanoTime() < distrustViewUntilNanos;
+  }
+
+  /** Notices that the process was paused: the sleep of a thread that wakes every 100 ms took much longer. */
+  private void watchForPauses() {
+    long last = System.nanoTime();
+    while (isRunning) {
+      pause(PAUSE_CHECK_MILLIS);
+      long now = System.nanoTime();
+      long gapMillis = (now - last) / 1_000_000;
+      last = now;
+      if (gapMillis > PAUSED_MILLIS) {
+        distrustViewUntilNanos = now + TimeUnit.MILLISECONDS.toNanos(DISTRUST_AFTER_PAUSE_MILLIS);
+        log.warn("replication: this process was paused for about {} ms; for the next {} s it closes no "
+            + "member's CP session and removes no CP member on its own view", gapMillis,
+            DISTRUST_AFTER_PAUSE_MILLIS / 1000);
+      }
+    }
+  }
+
+  private boolean isInView(Address address) {
+    for (Member member : hz.getCluster().getMembers()) {
+      if (member.getAddress().equals(address)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * This node sees more than half of the group's CP seats' worth of data members, itself
+   * included: a member missing from its view is gone for the majority too, not this node cut off.
+   */
+  private boolean seesMajority() {
+    long visible = hz.getCluster().getMembers().stream().filter(m -> !m.isLiteMember()).count();
+    return visible * 2 > hz.getConfig().getCPSubsystemConfig().getCPMemberCount();
+  }
+
   /** A member left: its CP sessions end now, so a lock it held is free without waiting for its time-to-live. */
   private void closeSessionsOf(Member gone, long removedAtMillis) {
+    if (!seesMajority() || isMerging || isViewStale() || isInView(gone.getAddress())) {
+      // Cut off, merging back, or the member is in this node's view again (a merge replays departures
+      // of members that never left): its sessions are not this node's to close.
+      return;
+    }
     try {
       CPSessionManagementService sessions = hz.getCPSubsystem().getCPSessionManagementService();
       for (CPSession s : sessions.getAllSessions(CP_GROUP).toCompletableFuture().get(5, TimeUnit.SECONDS)) {
@@ -255,7 +302,7 @@ final class HazelcastGroupLock implements GroupLock {
           continue;
         }
         Collection<CPMember> members = m.getCPMembers().toCompletableFuture().get(10, TimeUnit.SECONDS);
-        List<CPMember> dead = deadMembers(m, members);
+        List<CPMember> dead = seesMajority() && !isMerging && !isViewStale() ? deadMembers(m, members) : List.of();
         for (CPMember c : dead) {
           m.removeCPMember(c.getUuid()).toCompletableFuture().get(30, TimeUnit.SECONDS);
           log.info("replication: removed CP member {} (gone)", c.getAddress());

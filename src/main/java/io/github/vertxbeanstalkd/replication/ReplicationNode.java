@@ -11,10 +11,14 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.VertxException;
+import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.spi.cluster.ClusterManager;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,6 +33,7 @@ public final class ReplicationNode extends VerticleBase {
   private static final Logger log = LoggerFactory.getLogger(ReplicationNode.class);
   private static final long TICK_MILLIS = 200;
   private static final long QUIET_BEFORE_COMPETING_NANOS = 1_000_000_000L;
+  private static final long POSITION_QUERY_MILLIS = 300;
 
   private final ReplicationConfig config;
   private final EngineAddress engineAddress;
@@ -51,10 +56,17 @@ public final class ReplicationNode extends VerticleBase {
   private long tickTimer = -1;
   private volatile boolean isFollowing;
 
-  /** @param ackNanos hears how long each standby's acknowledgement took (may do nothing) */
+  private final java.nio.file.Path binlogDir;
+
+  /**
+   * @param binlogDir this node's binlog directory, where it keeps its position in the primary's
+   *     stream across restarts (null: in memory only)
+   * @param ackNanos hears how long each standby's acknowledgement took (may do nothing)
+   */
   public ReplicationNode(ReplicationConfig config, EngineAddress engineAddress, GroupStatus status, Fronts fronts,
-      LongConsumer ackNanos) {
+      java.nio.file.Path binlogDir, LongConsumer ackNanos) {
     this.config = config;
+    this.binlogDir = binlogDir;
     this.engineAddress = engineAddress;
     this.status = status;
     this.fronts = fronts;
@@ -101,7 +113,7 @@ public final class ReplicationNode extends VerticleBase {
           setRole(lock.isSeated() ? GroupState.STANDBY : GroupState.SYNCING);
         }
       }
-    }, (followedTerm, applied) -> Future.fromCompletionStage(lock.publishPosition(followedTerm, applied), context));
+    }, binlogDir == null ? null : new PositionFile(binlogDir));
     publish();
     return Future.all(
             vertx.eventBus().<ChangeOutbox.Changes>localConsumer(changes, msg -> {
@@ -111,6 +123,8 @@ public final class ReplicationNode extends VerticleBase {
             }).completion(),
             vertx.eventBus().<JsonObject>consumer(addresses.announcements(), msg -> onAnnouncement(msg.body()))
                 .completion())
+        .compose(v -> follower.loadPosition())
+        .compose(v -> follower.answerPositionQueries())
         .compose(v -> follower.start())
         .onSuccess(v -> {
           tickTimer = vertx.setPeriodic(TICK_MILLIS, id -> tick());
@@ -167,21 +181,41 @@ public final class ReplicationNode extends VerticleBase {
 
   /**
    * On the lock's thread: whether this node may take over without losing acknowledged changes. At
-   * a group's first start anyone may; after that only a standby with a complete copy, and only
-   * while no other live standby has applied more of the same primary's stream.
+   * a group's first start anyone may; after that only a standby with a complete copy, once the
+   * primary has been silent for a while (a live primary heartbeats every 300 ms), and only while no
+   * other live node has applied more of the same primary's stream. A standby acknowledges a batch
+   * only once it applied it, so whatever a client was told is held by a live node that answers
+   * here with a position at least as far; the standby that acknowledged the last changes wins.
    */
   private boolean mayCompete() {
     long copied = follower.copiedTerm();
     if (copied < 0) {
       return follower.newestTerm() == 0 && !isFollowing;
     }
-    // Every standby publishes how far it applied within a tick of applying it: once the primary has
-    // been silent a little longer than that (heartbeats come every 300 ms), the positions compared
-    // below are the final ones, so the standby that acknowledged the last changes is the one that wins.
     if (System.nanoTime() - follower.lastHeardNanos() < QUIET_BEFORE_COMPETING_NANOS) {
       return false;
     }
-    return !lock.isAnotherAhead(copied, follower.applied());
+    long applied = follower.applied();
+    List<CompletableFuture<JsonObject>> answers = new ArrayList<>();
+    for (String id : lock.otherMemberIds()) {
+      answers.add(vertx.eventBus().<JsonObject>request(Addresses.of(config.group(), id).position(), new JsonObject(),
+              new DeliveryOptions().setSendTimeout(POSITION_QUERY_MILLIS))
+          .map(m -> m.body()).toCompletionStage().toCompletableFuture().exceptionally(e -> null));
+    }
+    for (CompletableFuture<JsonObject> answer : answers) {
+      // A node that does not answer (not a member of this group, or gone since) holds nothing to wait for.
+      JsonObject p = answer.join();
+      if (p != null) {
+        long theirTerm = p.getLong("term", -1L);
+        long theirApplied = p.getLong("applied", 0L);
+        if (theirTerm > copied || (theirTerm == copied && theirApplied > applied)) {
+          log.info("replication: another standby applied more (term {}, sequence {} against this node's {}, {}): "
+              + "it takes over", theirTerm, theirApplied, copied, applied);
+          return false;
+        }
+      }
+    }
+    return true;
   }
 
   private void promote(long newTerm, long confirmedAtNanos) {
@@ -189,10 +223,13 @@ public final class ReplicationNode extends VerticleBase {
       return;
     }
     boolean hadPrimary = follower.newestTerm() > 0;
+    log.info("replication: taking over as term {} with the stream of term {} applied up to sequence {}", newTerm,
+        follower.copiedTerm(), follower.applied());
     follower.sawTerm(newTerm);
     term = newTerm;
     isFollowing = false;
     follower.stop();
+    follower.forgetCopy();
     shipper = new Shipper(vertx, config, engine, term, () -> stepDown("a standby has seen a newer term"), ackNanos);
     Shipper promoted = shipper;
     engine.run(port -> {
@@ -207,8 +244,9 @@ public final class ReplicationNode extends VerticleBase {
         stepDown("a standby has seen term " + theirTerm);
         return;
       }
-      shipper.subscribe(msg.body().getString("node"));
-      msg.reply(new JsonObject().put("term", term));
+      boolean resumed = shipper.subscribe(msg.body().getString("node"), msg.body().getLong("resumeTerm", -1L),
+          msg.body().getLong("resumeFrom", -1L));
+      msg.reply(new JsonObject().put("term", term).put("resumed", resumed));
     });
     if (hadPrimary) {
       failovers++;

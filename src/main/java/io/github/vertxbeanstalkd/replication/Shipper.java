@@ -31,6 +31,8 @@ final class Shipper {
   private static final int MAX_UNACKED = 4096;
   private static final long HEARTBEAT_NANOS = 300_000_000L;
   private static final int HELD_BATCH_BYTES = 1 << 20;
+  /** How much of this term's stream a primary keeps for standbys that resume (Redis keeps 1 MiB by default). */
+  private static final long BACKLOG_BYTES = 16L << 20;
 
   private final Vertx vertx;
   private final ReplicationConfig config;
@@ -46,6 +48,8 @@ final class Shipper {
   /** What was logged before this node became primary: it came from the group, so it needs no new acknowledgement. */
   private long floor;
   private Boolean acceptsSent;
+  /** This term's recent batches, for standbys that resume; null until the term's start is known. */
+  private Backlog backlog;
   private boolean isStopped;
 
   /**
@@ -67,6 +71,9 @@ final class Shipper {
   void acknowledgedUpTo(long sequence) {
     floor = Math.max(floor, sequence);
     lastSequence = Math.max(lastSequence, sequence);
+    if (backlog == null) {
+      backlog = new Backlog(BACKLOG_BYTES, lastSequence);
+    }
     recompute();
   }
 
@@ -90,14 +97,33 @@ final class Shipper {
     links.clear();
   }
 
-  /** A standby asked to follow: it is copied, then follows. */
-  void subscribe(String address) {
+  /**
+   * A standby asked to follow. One that applied this term's stream up to {@code resumeFrom} (of
+   * {@code resumeTerm}) resumes from there when the backlog still holds everything after it;
+   * any other is copied, then follows.
+   *
+   * @return whether it resumes (no copy)
+   */
+  boolean subscribe(String address, long resumeTerm, long resumeFrom) {
     StandbyLink old = links.remove(address);
     if (old != null) {
       old.state = StandbyLink.State.GONE;
     }
     StandbyLink link = new StandbyLink(address);
     links.put(address, link);
+    List<StandbyLink.Held> missing = resumeTerm == term && backlog != null ? backlog.after(resumeFrom, lastSequence)
+        : null;
+    if (missing != null) {
+      link.state = StandbyLink.State.LIVE;
+      link.copyAt = resumeFrom;
+      link.acked = resumeFrom;
+      link.held.addAll(missing);
+      log.info("replication: standby {} resumes from sequence {} ({} batches from the backlog, term {})", address,
+          resumeFrom, missing.size(), term);
+      flushHeld(link);
+      recompute();
+      return true;
+    }
     log.info("replication: standby {} subscribed; copying the live jobs (term {})", address, term);
     send(link, Batch.of(Batch.RESET, term, lastSequence, lastSequence, logged, List.of()), () ->
         engine.run(port -> new Object[] {port.lastSequence(), port.liveJobIds(), port.nextJobId()}).onSuccess(start -> {
@@ -108,6 +134,7 @@ final class Shipper {
           send(link, Batch.of(Batch.COPY, term, link.copyAt, link.copyAt, logged,
               List.of(new BinlogRecord.HighWater((Long) start[2]))), () -> copyNext(link));
         }));
+    return false;
   }
 
   private void copyNext(StandbyLink link) {
@@ -174,6 +201,9 @@ final class Shipper {
     long first = seq[0];
     long last = seq[seq.length - 1];
     lastSequence = last;
+    if (backlog != null) {
+      backlog.add(new StandbyLink.Held(first, last, logged, frames));
+    }
     for (StandbyLink link : links.values()) {
       if (link.state == StandbyLink.State.LIVE) {
         sendLive(link, first, last, logged, frames);
