@@ -21,16 +21,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Failover of a three-node replication group (shared/spec/REPLICATION.md), each node a child JVM
  * through the real launcher on loopback: the primary is killed with SIGKILL, then the new primary
- * is frozen with SIGSTOP until a third node takes over, and resumed. Every job acknowledged with
+ * is frozen with SIGSTOP until a third node takes over, and resumed; in between, a standby is
+ * killed and restarted and must resume from its own log. Every job acknowledged with
  * {@code minAcks: 1} must still be there, ids must go on above every id issued, and the resumed
- * node must step down without acknowledging anything of its own. Skipped while the server has no
- * replication (its config refuses the {@code replication} key, or {@code /healthz} has no role).
+ * node must step down without acknowledging anything of its own.
  */
 class FailoverTest {
   private static final long START_MILLIS = 60_000;
@@ -51,14 +50,7 @@ class FailoverTest {
     }
   }
 
-  /*
-   * Opt-in (-Dbeanstalkd.failoverTest=true) until a known race is fixed: when the primary is killed
-   * within about a second of acknowledging a put, the standby that takes over can lack that put
-   * (about one run in four of this test loses the last acknowledged job). It fails rather than
-   * passes when that happens; it is kept out of the default run so that CI measures the rest.
-   */
   @Test
-  @EnabledIfSystemProperty(named = "beanstalkd.failoverTest", matches = "true")
   void acknowledgedJobsSurviveAKilledPrimaryAndAPausedOne() throws Exception {
     CpLoopbackCluster cluster = new CpLoopbackCluster(3, dir);
     System.out.println("FailoverTest: Hazelcast configuration: " + cluster.describe());
@@ -88,6 +80,16 @@ class FailoverTest {
     assertSame(second, awaitOnePrimaryAndStandbys(nodes, REJOIN_MILLIS), "the primary changed when " + first
         + " rejoined");
     putAcknowledged(second, "before-stop-", 10);
+
+    // A standby killed and restarted resumes from its own log where the primary's backlog has it.
+    first.kill();
+    putAcknowledged(second, "while-a-standby-is-down-", 5);
+    first.start();
+    awaitRole(first, "standby", REJOIN_MILLIS);
+    assertTrue(first.logContains("resuming from sequence"), first + " took a full copy instead of resuming:\n"
+        + first.log());
+    assertSame(second, awaitOnePrimaryAndStandbys(nodes, REJOIN_MILLIS), "the primary changed when " + first
+        + " restarted");
     long highestBeforeStop = acknowledged.keySet().stream().mapToLong(Long::longValue).max().orElseThrow();
 
     // SIGSTOP: a put reaches the frozen primary's socket; a third node takes over.

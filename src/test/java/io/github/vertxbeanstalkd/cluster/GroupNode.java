@@ -44,7 +44,9 @@ final class GroupNode implements AutoCloseable {
     this.httpPort = CpLoopbackCluster.freePort();
     this.binlogDir = dir.resolve(name);
     this.clusterXml = clusterXml;
-    this.logDir = dir;
+    // -Dbeanstalkd.clusterLogs=DIR keeps every node's log there, to read after a failed run.
+    String keep = System.getProperty("beanstalkd.clusterLogs");
+    this.logDir = keep == null ? dir : Path.of(keep);
     this.replication = replication;
   }
 
