@@ -13,7 +13,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Vert.x launcher with this server's defaults for Vert.x options. Every launcher option works ({@code -conf}, {@code --options}, {@code -cluster}, ...).
+ * The Vert.x launcher with this server's defaults for Vert.x options, and the cluster's event-bus
+ * TLS from {@code cluster.tls}. Every launcher option works ({@code -conf}, {@code --options}, {@code -cluster}, ...).
  */
 public final class Main extends VertxApplication {
   private static final Logger log = LoggerFactory.getLogger(Main.class);
