@@ -1,7 +1,11 @@
 package io.github.vertxbeanstalkd;
 
+import io.github.vertxbeanstalkd.config.ClusterTlsConfig;
 import io.github.vertxbeanstalkd.config.ServerConfig;
+import io.github.vertxbeanstalkd.server.TlsCredentials;
+import io.vertx.core.VertxException;
 import io.vertx.core.json.JsonObject;
+import io.vertx.launcher.application.ExitCodes;
 import io.vertx.launcher.application.HookContext;
 import io.vertx.launcher.application.VertxApplication;
 import io.vertx.launcher.application.VertxApplicationHooks;
@@ -9,17 +13,24 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Vert.x launcher with this server's defaults for Vert.x options. Every launcher option works ({@code -conf}, {@code --options}, {@code -cluster}, ...).
+ * The Vert.x launcher with this server's defaults for Vert.x options, and the cluster's event-bus
+ * TLS from {@code cluster.tls}. Every launcher option works ({@code -conf}, {@code --options}, {@code -cluster}, ...).
  */
 public final class Main extends VertxApplication {
   private static final Logger log = LoggerFactory.getLogger(Main.class);
 
-  private Main(String[] args) {
-    super(args, new Hooks());
+  private Main(String[] args, Hooks hooks) {
+    // Exits here rather than in the launcher, to give a configuration error found before Vert.x
+    // starts the same exit code as one found while deploying.
+    super(args, hooks, true, false);
   }
 
   public static void main(String[] args) {
-    new Main(args).launch();
+    Hooks hooks = new Hooks();
+    int status = new Main(args, hooks).launch();
+    if (status != 0) {
+      System.exit(hooks.isConfigRejected ? ExitCodes.VERTX_DEPLOYMENT : status);
+    }
   }
 
   /** The version from the jar manifest, or "dev" when run from classes. */
@@ -31,6 +42,10 @@ public final class Main extends VertxApplication {
   private static final class Hooks implements VertxApplicationHooks {
     /** The metrics options this launcher added, while they may still be turned off. */
     private JsonObject defaultedMetrics;
+    /** The cluster's event-bus TLS from the config, read before Vert.x starts. */
+    private ClusterTlsConfig clusterTls = ClusterTlsConfig.off();
+    /** A hook refused the configuration: the launcher's exit status 1 becomes 15, as in a deployment. */
+    private volatile boolean isConfigRejected;
 
     /**
      * One event loop unless {@code --options} says otherwise: the engine and the TCP verticle then
@@ -67,7 +82,40 @@ public final class Main extends VertxApplication {
       if (defaultedMetrics != null && !ServerConfig.isMetricsEnabled(config, System.getenv())) {
         defaultedMetrics.put("enabled", false);
       }
+      clusterTls = checked(() -> ServerConfig.clusterTls(config, System.getenv()));
       return config;
+    }
+
+    /**
+     * With {@code cluster.tls}, the event bus between nodes runs TLS from its first connection: the
+     * options are set here, after the launcher applied {@code -cluster-host} and the
+     * {@code vertx.eventBus.options.*} properties and before the node joins the cluster.
+     */
+    @Override
+    public void beforeStartingVertx(HookContext context) {
+      if (clusterTls.isEnabled()) {
+        TlsCredentials credentials = checked(() -> ClusterTls.load(clusterTls));
+        checked(() -> {
+          ClusterTls.applyTo(context.vertxOptions().getEventBusOptions(), credentials);
+          return null;
+        });
+      }
+    }
+
+    @Override
+    public void afterVertxStarted(HookContext context) {
+      ClusterTls.logState(log, context.vertx(), context.vertxOptions().getEventBusOptions(), clusterTls);
+    }
+
+    /** Runs a check of the configuration; a refusal is logged in one line and stops the launch. */
+    private <T> T checked(java.util.function.Supplier<T> check) {
+      try {
+        return check.get();
+      } catch (IllegalArgumentException e) {
+        log.error("start-up failed: {}", e.getMessage());
+        isConfigRejected = true;
+        throw new VertxException(e.getMessage(), true);
+      }
     }
 
     /** One line that says why, for example which configuration key is wrong (exit code 15). */

@@ -93,6 +93,16 @@ public final class ChildJvm implements AutoCloseable {
     throw new IllegalStateException("no '" + pattern + "' within " + timeoutMillis + " ms:\n" + log());
   }
 
+  /** Waits for the process to exit on its own and returns its status; kills it after {@code timeoutMillis}. */
+  public int awaitExit(long timeoutMillis) throws InterruptedException {
+    if (!process.waitFor(timeoutMillis, TimeUnit.MILLISECONDS)) {
+      kill();
+      throw new IllegalStateException("still running after " + timeoutMillis + " ms:\n" + log());
+    }
+    RUNNING.remove(process);
+    return process.exitValue();
+  }
+
   public long pid() {
     return process.pid();
   }

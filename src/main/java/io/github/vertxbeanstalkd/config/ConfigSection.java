@@ -1,12 +1,16 @@
 package io.github.vertxbeanstalkd.config;
 
 import io.vertx.core.json.JsonObject;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
 
 /**
  * Reads one section of the configuration, such as {@code eventBus}, from flat keys
  * ({@code "eventBus.address": "jobs"}) or a nested object ({@code "eventBus": {"address": "jobs"}}).
+ * A section's name may itself be dotted ({@code cluster.tls}): then its keys nest one level per part
+ * ({@code "cluster": {"tls": {"cert": ...}}}) or stay flat ({@code "cluster.tls.cert"}).
  * An environment variable wins over a flat key, and a flat key over the nested one.
  */
 final class ConfigSection {
@@ -24,25 +28,37 @@ final class ConfigSection {
     this.name = name;
     this.json = json;
     this.environment = environment;
-    Object section = json.getValue(name);
-    if (section == null) {
-      nested = new JsonObject();
-    } else if (section instanceof JsonObject o) {
-      nested = o;
-    } else {
-      throw new IllegalArgumentException("config: '" + name + "' must be an object, got " + section);
-    }
-    for (String key : nested.fieldNames()) {
-      if (!keys.contains(key)) {
-        throw new IllegalArgumentException("config: unknown key '" + name + "." + key + "'");
+    String[] parts = name.split("\\.");
+    JsonObject level = json;
+    String path = null;
+    for (int i = 0; i < parts.length && level != null; i++) {
+      path = path == null ? parts[i] : path + "." + parts[i];
+      Object section = level.getValue(parts[i]);
+      if (section == null) {
+        level = null;
+      } else if (section instanceof JsonObject o) {
+        // An object on the way to the section holds nothing but the next part of its name.
+        Set<String> allowed = i == parts.length - 1 ? keys : Set.of(parts[i + 1]);
+        for (String key : o.fieldNames()) {
+          if (!allowed.contains(key)) {
+            throw new IllegalArgumentException("config: unknown key '" + path + "." + key + "'");
+          }
+        }
+        level = o;
+      } else {
+        throw new IllegalArgumentException("config: '" + path + "' must be an object, got " + section);
       }
     }
+    nested = level == null ? new JsonObject() : level;
   }
 
-  /** Every key a section may appear under: its name and each {@code name.key}. */
+  /**
+   * Every key a section may appear under at the top of the file: the first part of its name (the
+   * nested form) and each {@code name.key}.
+   */
   static Set<String> topLevelKeys(String name, Set<String> keys) {
     Set<String> all = new java.util.HashSet<>();
-    all.add(name);
+    all.add(name.split("\\.")[0]);
     keys.forEach(k -> all.add(name + "." + k));
     return all;
   }
@@ -94,6 +110,19 @@ final class ConfigSection {
     return n;
   }
 
+
+  /** A file's path; relative paths stay relative (to the working directory). */
+  Path path(String key) {
+    String text = text(key, null);
+    if (text == null) {
+      return null;
+    }
+    try {
+      return Path.of(text);
+    } catch (InvalidPathException e) {
+      throw new IllegalArgumentException("config: '" + name + "." + key + "' is not a valid path: " + text);
+    }
+  }
 
   String text(String key, String fallback) {
     Object v = value(key);

@@ -77,6 +77,7 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
     all.addAll(METRICS_ENVIRONMENT.keySet());
     all.addAll(TlsConfig.ENVIRONMENT.keySet());
     all.addAll(ReplicationConfig.ENVIRONMENT.keySet());
+    all.addAll(ClusterTlsConfig.ENVIRONMENT.keySet());
     return all;
   }
 
@@ -228,6 +229,9 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
     boolean isMetricsEnabled = metricsFlag(json);
     BinlogSection binlog = BinlogSection.fromJson(json);
     EventBusConfig eventBus = EventBusConfig.fromJson(json);
+    // Read by the launcher before Vert.x starts (see clusterTls); checked here too, so that a wrong
+    // key fails an embedded start as well.
+    ClusterTlsConfig.fromJson(json);
     return new ServerConfig(host, port, maxJobSize, binlog, tcp.flag("enabled", true),
         tcp.flag("warmUp", true), eventBus, HttpConfig.fromJson(json, host), isMetricsEnabled,
         graceMillis, maxConnections, maxMemory, TlsConfig.fromJson(json, host),
@@ -257,6 +261,29 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
     }
   }
 
+  /**
+   * The {@code cluster.tls} section, read from the launcher's raw {@code -conf} JSON and the process
+   * environment before Vert.x starts: the cluster's event bus must be set up before it joins.
+   *
+   * @throws IllegalArgumentException with a one-line message naming the offending key
+   */
+  public static ClusterTlsConfig clusterTls(JsonObject rawConfig, Map<String, String> environment) {
+    JsonObject json = rawConfig == null ? new JsonObject() : rawConfig.copy();
+    Set<String> known = ConfigSection.topLevelKeys(ClusterTlsConfig.SECTION, ClusterTlsConfig.KEYS);
+    for (String key : json.fieldNames()) {
+      // A misspelt key would otherwise start the node with its event bus in the clear.
+      if (key.startsWith("cluster") && !known.contains(key)) {
+        throw new IllegalArgumentException("config: unknown key '" + key + "'");
+      }
+    }
+    ClusterTlsConfig.ENVIRONMENT.keySet().forEach(env -> {
+      if (environment.containsKey(env)) {
+        json.put(env, environment.get(env));
+      }
+    });
+    return ClusterTlsConfig.fromJson(json);
+  }
+
   private static Set<String> sectionKeys() {
     Set<String> all = new java.util.HashSet<>(
         ConfigSection.topLevelKeys(BinlogSection.SECTION, BinlogSection.KEYS));
@@ -273,6 +300,8 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
     all.addAll(TlsConfig.ENVIRONMENT.keySet());
     all.addAll(ConfigSection.topLevelKeys(ReplicationConfig.SECTION, ReplicationConfig.KEYS));
     all.addAll(ReplicationConfig.ENVIRONMENT.keySet());
+    all.addAll(ConfigSection.topLevelKeys(ClusterTlsConfig.SECTION, ClusterTlsConfig.KEYS));
+    all.addAll(ClusterTlsConfig.ENVIRONMENT.keySet());
     return all;
   }
 

@@ -1,7 +1,6 @@
 package io.github.vertxbeanstalkd.config;
 
 import io.vertx.core.json.JsonObject;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
@@ -50,9 +49,9 @@ public record TlsConfig(boolean isEnabled, String host, int port, Path cert, Pat
   static TlsConfig fromJson(JsonObject json, String defaultHost) {
     ConfigSection section = new ConfigSection(SECTION, KEYS, ENVIRONMENT, json);
     String host = section.text("host", defaultHost);
-    Path cert = path(section, "cert");
-    Path key = path(section, "key");
-    Path clientCa = path(section, "clientCa");
+    Path cert = section.path("cert");
+    Path key = section.path("key");
+    Path clientCa = section.path("clientCa");
     if (section.value("port") == null) {
       // A certificate given without a port is a listener the operator expects and would not get.
       for (String k : new String[] {"host", "cert", "key", "clientCa"}) {
@@ -65,17 +64,5 @@ public record TlsConfig(boolean isEnabled, String host, int port, Path cert, Pat
     }
     int port = (int) section.number("port", 0, 0, 65_535);
     return new TlsConfig(true, host, port, cert, key, clientCa);
-  }
-
-  private static Path path(ConfigSection section, String key) {
-    String text = section.text(key, null);
-    if (text == null) {
-      return null;
-    }
-    try {
-      return Path.of(text);
-    } catch (InvalidPathException e) {
-      throw new IllegalArgumentException("config: 'tls." + key + "' is not a valid path: " + text);
-    }
   }
 }

@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * What the TLS listener presents and whom it trusts: the certificate chain, the private key and the
  * optional client CA, read from their PEM files and checked once at start-up, so that a file that is
  * missing, unreadable, of the wrong kind, or a key that does not belong to the certificate fails
- * the start with one line instead of every handshake later.
+ * the start with one line instead of every handshake later. The launcher checks the cluster's
+ * event-bus files ({@code cluster.tls.*}) the same way.
  */
 public final class TlsCredentials {
   private static final Logger log = LoggerFactory.getLogger(TlsCredentials.class);
@@ -51,25 +52,49 @@ public final class TlsCredentials {
    * @throws IllegalArgumentException with a one-line message naming the key and the file
    */
   public static TlsCredentials load(Vertx vertx, TlsConfig tls) {
-    Buffer cert = read("tls.cert", tls.cert());
-    Buffer key = read("tls.key", tls.key());
-    Buffer ca = tls.clientCa() == null ? null : read("tls.clientCa", tls.clientCa());
+    return load(vertx, "tls.", tls.cert(), tls.key(), "clientCa", tls.clientCa());
+  }
+
+  /**
+   * Reads and checks a certificate chain, its key and an optional CA file named by the keys
+   * {@code prefix + "cert"}, {@code prefix + "key"} and {@code prefix + caName}, which the messages
+   * name. Blocking: call it off the event loop.
+   *
+   * @throws IllegalArgumentException with a one-line message naming the key and the file
+   */
+  public static TlsCredentials load(Vertx vertx, String prefix, Path certFile, Path keyFile, String caName,
+      Path caFile) {
+    String certKey = prefix + "cert";
+    String keyKey = prefix + "key";
+    Buffer cert = read(certKey, certFile);
+    Buffer key = read(keyKey, keyFile);
+    Buffer ca = caFile == null ? null : read(prefix + caName, caFile);
     // Certificates alone first, so that a fault in them is not blamed on the key.
-    checkCertificates(vertx, "tls.cert", tls.cert(), cert);
+    checkCertificates(vertx, certKey, certFile, cert);
     X509KeyManager pair;
     try {
       pair = (X509KeyManager) new PemKeyCertOptions().setCertValue(cert).setKeyValue(key)
           .getKeyManagerFactory(vertx).getKeyManagers()[0];
     } catch (Exception e) {
-      throw unusable("tls.key", tls.key(), "not a usable unencrypted PEM private key "
+      throw unusable(keyKey, keyFile, "not a usable unencrypted PEM private key "
           + "(BEGIN PRIVATE KEY, BEGIN RSA PRIVATE KEY or BEGIN EC PRIVATE KEY)", e);
     }
-    X509Certificate leaf = checkPair(pair, tls);
-    warnIfNotValidNow(leaf, tls.cert());
+    X509Certificate leaf = checkPair(pair, certKey, certFile, keyKey, keyFile);
+    warnIfNotValidNow(leaf, certKey, certFile);
     if (ca != null) {
-      checkCertificates(vertx, "tls.clientCa", tls.clientCa(), ca);
+      checkCertificates(vertx, prefix + caName, caFile, ca);
     }
     return new TlsCredentials(cert, key, ca);
+  }
+
+  /** The certificate chain and its key, as the files held them when they were checked. */
+  public PemKeyCertOptions keyCertOptions() {
+    return new PemKeyCertOptions().setCertValue(certChain).setKeyValue(privateKey);
+  }
+
+  /** The CA certificates whose signature a peer's certificate needs, or null when none were given. */
+  public PemTrustOptions trustOptions() {
+    return clientCa == null ? null : new PemTrustOptions().addCertValue(clientCa);
   }
 
   /** The TLS listener's options: these credentials, TLS 1.2 and 1.3 only, client certificates if a CA was given. */
@@ -79,10 +104,10 @@ public final class TlsCredentials {
         .setPort(tls.port())
         .setTcpNoDelay(true)
         .setSsl(true)
-        .setKeyCertOptions(new PemKeyCertOptions().setCertValue(certChain).setKeyValue(privateKey))
+        .setKeyCertOptions(keyCertOptions())
         .setEnabledSecureTransportProtocols(new LinkedHashSet<>(PROTOCOLS));
     if (clientCa != null) {
-      options.setTrustOptions(new PemTrustOptions().addCertValue(clientCa)).setClientAuth(ClientAuth.REQUIRED);
+      options.setTrustOptions(trustOptions()).setClientAuth(ClientAuth.REQUIRED);
     }
     return options;
   }
@@ -112,7 +137,8 @@ public final class TlsCredentials {
   }
 
   /** Proves the key belongs to the first certificate: Vert.x would accept any key and fail every handshake. */
-  private static X509Certificate checkPair(X509KeyManager pair, TlsConfig tls) {
+  private static X509Certificate checkPair(X509KeyManager pair, String certKey, Path certFile, String keyKey,
+      Path keyFile) {
     String alias = null;
     for (String keyType : new String[] {"RSA", "EC", "EdDSA", "Ed25519", "RSASSA-PSS", "DSA"}) {
       String[] aliases = pair.getServerAliases(keyType, null);
@@ -124,7 +150,7 @@ public final class TlsCredentials {
     PrivateKey key = alias == null ? null : pair.getPrivateKey(alias);
     X509Certificate[] chain = alias == null ? null : pair.getCertificateChain(alias);
     if (key == null || chain == null || chain.length == 0) {
-      throw new IllegalArgumentException("config: 'tls.key' " + tls.key() + ": no usable private key in it");
+      throw new IllegalArgumentException("config: '" + keyKey + "' " + keyFile + ": no usable private key in it");
     }
     String algorithm = switch (key.getAlgorithm()) {
       case "RSA" -> "SHA256withRSA";
@@ -150,18 +176,19 @@ public final class TlsCredentials {
       }
     }
     if (!isMatch) {
-      throw new IllegalArgumentException("config: 'tls.key' " + tls.key()
-          + " does not belong to the first certificate of 'tls.cert' " + tls.cert());
+      throw new IllegalArgumentException("config: '" + keyKey + "' " + keyFile
+          + " does not belong to the first certificate of '" + certKey + "' " + certFile);
     }
     return chain[0];
   }
 
-  private static void warnIfNotValidNow(X509Certificate leaf, Path file) {
+  private static void warnIfNotValidNow(X509Certificate leaf, String certKey, Path file) {
     Date now = new Date();
     if (now.after(leaf.getNotAfter())) {
-      log.warn("tls.cert {} expired on {}: clients that check it will refuse the handshake", file, leaf.getNotAfter());
+      log.warn("{} {} expired on {}: peers that check it will refuse the handshake", certKey, file,
+          leaf.getNotAfter());
     } else if (now.before(leaf.getNotBefore())) {
-      log.warn("tls.cert {} is not valid before {}: clients that check it will refuse the handshake", file,
+      log.warn("{} {} is not valid before {}: peers that check it will refuse the handshake", certKey, file,
           leaf.getNotBefore());
     }
   }

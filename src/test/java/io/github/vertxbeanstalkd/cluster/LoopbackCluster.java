@@ -5,6 +5,7 @@ import com.hazelcast.config.JoinConfig;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import io.vertx.core.eventbus.EventBusOptions;
 import io.vertx.spi.cluster.hazelcast.ConfigUtil;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.io.IOException;
@@ -16,6 +17,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Consumer;
 
 /**
  * A Hazelcast cluster on 127.0.0.1 for one test: a cluster name of its own and one free port per
@@ -39,6 +41,11 @@ final class LoopbackCluster {
 
   /** A clustered Vert.x in this JVM as member {@code member}, its event bus on loopback too. */
   Future<Vertx> node(int member) {
+    return node(member, eventBus -> {});
+  }
+
+  /** The same, with its event-bus options changed by {@code eventBus} (for example, to TLS). */
+  Future<Vertx> node(int member, Consumer<EventBusOptions> eventBus) {
     Config c = ConfigUtil.loadConfig();
     c.setClusterName(name);
     c.setProperty("hazelcast.local.localAddress", "127.0.0.1");
@@ -56,6 +63,7 @@ final class LoopbackCluster {
     ports.forEach(p -> join.getTcpIpConfig().addMember("127.0.0.1:" + p));
     VertxOptions options = new VertxOptions();
     options.getEventBusOptions().setHost("127.0.0.1").setPort(0).setClusterPublicHost("127.0.0.1");
+    eventBus.accept(options.getEventBusOptions());
     return Vertx.builder().with(options).withClusterManager(new HazelcastClusterManager(c)).buildClustered();
   }
 
