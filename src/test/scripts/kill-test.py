@@ -131,6 +131,15 @@ def now():
     return time.monotonic()
 
 
+WALL_MINUS_MONOTONIC = time.time() - time.monotonic()
+
+
+def clock(at):
+    """A monotonic time as the wall clock the nodes' logs use, HH:MM:SS.mmm."""
+    wall = at + WALL_MINUS_MONOTONIC
+    return time.strftime("%H:%M:%S", time.localtime(wall)) + ".%03d" % (int(wall * 1000) % 1000)
+
+
 def wait_for(what, seconds, condition):
     """Polls condition() until it returns a true value, which is returned; DeadlinePassed after `seconds`."""
     end = now() + seconds
@@ -631,7 +640,7 @@ class BusClients:
         self.ready = threading.Event()
         self.shift = None          # seconds to add to the JVM's System.nanoTime() / 1e9
         self.pending_puts = {}     # body -> sent_at, until the put's INSERTED or ERROR
-        self.error_examples = {}   # kind -> the first message
+        self.error_examples = {}   # kind -> the first message, who, and when (first, last) on the logs' clock
         self.unparsed = []         # lines that were no event (the first 20)
         self.stopped_summary = None
         self.prefix = "bus-%s-" % uuid.uuid4().hex[:8]
@@ -759,7 +768,10 @@ class BusClients:
             kind, _, message = rest.partition(" ")
             with ledger.lock:
                 ledger.bus_errors[kind] += 1
-                self.error_examples.setdefault(kind, self.unescape(message)[:500])
+                example = self.error_examples.setdefault(kind, {"message": self.unescape(message)[:500],
+                                                               "first": clock(at), "by": collections.Counter()})
+                example["last"] = clock(at)
+                example["by"][who] += 1
 
     def log_tail(self, chars=3000):
         try:
@@ -796,6 +808,7 @@ def run_cycle(number, group, args, ledger, cycles):
     with ledger.lock:
         highest_before = max((i[0] for i in ledger.inserted), default=0)
     fault_at = now()
+    cycle["fault_clock"] = clock(fault_at)
     if args.fault == "kill":
         primary.kill()
     else:
