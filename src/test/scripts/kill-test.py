@@ -63,10 +63,12 @@ Bounded: every wait has a deadline (--start-timeout, --failover-timeout, --rejoi
 --drain-timeout, socket timeouts, the bus clients' request timeout: --read-timeout). Every process
 started is ended by its pid (SIGCONT first if it is paused, then SIGKILL), on success, failure,
 Ctrl-C and SIGTERM; the bus clients are first asked to stop (their stdin is closed: they finish
-what they hold, end their sessions and leave the cluster), SIGKILL after --bus-stop-timeout. The temporary directory is
-removed, unless --keep-dir or a run failed: then its path and the nodes' (and the bus clients')
-log tails are printed
-(not when the build simply has no replication, nor on Ctrl-C).
+what they hold, end their sessions and leave the cluster), SIGKILL after --bus-stop-timeout. The
+temporary directory is removed, unless --keep-dir or a run failed: then its path and the nodes'
+(and the bus clients') log tails are printed (not when the build simply has no replication, nor
+on Ctrl-C). The report's "bus_clients" has their pid, exit status, and per error kind the first
+message, which client saw it and when (first, last) on the wall clock of the nodes' logs; each
+cycle has the wall-clock time of its fault ("fault_clock").
 
 Usage (from the repository root):
     mvn -B -q -o package -DskipTests
