@@ -17,6 +17,20 @@ library only; loopback only.
      in turn until one serves (`list-tube-used` answers USING), and does so again after any error.
      Producers put unique bodies and record each INSERTED id and body; consumers
      `reserve-with-timeout 1`, record the body, `delete`, and record each DELETED.
+     Beside them, --bus-producers and --bus-consumers (1 each; 0 and 0: none) over the event bus:
+     BusClients.java (next to this script), run with the JDK's source launcher on the jar
+       java @conf/jvm.options -Dvertx.hazelcast.config=BUS.xml -cp JAR BusClients.java ...
+     joins the group's Hazelcast cluster as a lite member (no CP seat, no data partitions; BUS.xml
+     is the nodes' file with a port of its own) with its event bus on 127.0.0.1, and uses the
+     product's typed client, io.github.vertxbeanstalkd.client.BeanstalkClient, as an app on another
+     node of the cluster would: each producer puts unique bodies one at a time, each consumer (a
+     client, so a session, of its own) reserves with a 1 s timeout and deletes. It prints one line
+     per event (PUT, INSERTED when the put's future succeeded, RESERVED, DELETED when the delete's
+     future succeeded, ERROR), stamped with System.nanoTime(), which is the clock of
+     time.monotonic() on Linux; a reader thread merges them into the same ledger as the TCP
+     clients'. It starts once the group is stable, and the TCP clients and the cycles wait until it
+     says READY (the queue's address answered it). Both kinds of client share the tube, so a job
+     put over TCP may be consumed over the bus and the other way round.
   4. --cycles times (20): the fault on the current primary, by its pid:
        --fault kill: SIGKILL. Failover time: from the kill until another node's /healthz says
          primary (with a newer term, when terms are reported) and its TCP port answers. The killed
@@ -33,22 +47,28 @@ library only; loopback only.
        deleted_came_back        DELETED was acknowledged, and the body was reserved again later
        ids_issued_twice         one id INSERTED for two different bodies
        ids_went_backwards       a put sent after a failover got an id not above every id
-                                acknowledged before the fault
+                                acknowledged before the fault (over either transport)
        delivered_under_other_id a body reserved under an id other than the one INSERTED said
        unknown_bodies           a body reserved that no producer sent
        duplicate_deliveries     extra deliveries of a body (allowed: at-least-once)
        failover_ms              per cycle, median and max
        client errors and reconnects, by kind
+     Each figure also by transport, "tcp" and "bus": puts, lost puts, ids went backwards, other
+     ids and duplicates by the transport that put the body; deliveries and unknown bodies by the
+     one that reserved it; deletes and deleted-came-back by the one whose delete was acknowledged;
+     an id issued twice counts under each transport whose put got it.
      The summary goes to stdout, everything to --report (JSON).
 
-Not covered: clients over the event bus (the typed BeanstalkClient, or the JSON contract). That
-side is out of reach of a standard-library script; FailoverTest and a Java harness are the place.
-
 Bounded: every wait has a deadline (--start-timeout, --failover-timeout, --rejoin-timeout,
---drain-timeout, socket timeouts). Every process started is ended by its pid (SIGCONT first if it
-is paused, then SIGKILL), on success, failure, Ctrl-C and SIGTERM. The temporary directory is
-removed, unless --keep-dir or a run failed: then its path and the nodes' log tails are printed
-(not when the build simply has no replication, nor on Ctrl-C).
+--drain-timeout, socket timeouts, the bus clients' request timeout: --read-timeout). Every process
+started is ended by its pid (SIGCONT first if it is paused, then SIGKILL), on success, failure,
+Ctrl-C and SIGTERM; the bus clients are first asked to stop (their stdin is closed: they finish
+what they hold, end their sessions and leave the cluster), SIGKILL after --bus-stop-timeout. The
+temporary directory is removed, unless --keep-dir or a run failed: then its path and the nodes'
+(and the bus clients') log tails are printed (not when the build simply has no replication, nor
+on Ctrl-C). The report's "bus_clients" has their pid, exit status, and per error kind the first
+message, which client saw it and when (first, last) on the wall clock of the nodes' logs; each
+cycle has the wall-clock time of its fault ("fault_clock").
 
 Usage (from the repository root):
     mvn -B -q -o package -DskipTests
@@ -111,6 +131,15 @@ class DeadlinePassed(Exception):
 
 def now():
     return time.monotonic()
+
+
+WALL_MINUS_MONOTONIC = time.time() - time.monotonic()
+
+
+def clock(at):
+    """A monotonic time as the wall clock the nodes' logs use, HH:MM:SS.mmm."""
+    wall = at + WALL_MINUS_MONOTONIC
+    return time.strftime("%H:%M:%S", time.localtime(wall)) + ".%03d" % (int(wall * 1000) % 1000)
 
 
 def wait_for(what, seconds, condition):
@@ -449,20 +478,35 @@ class Conn:
 
 
 class Ledger:
-    """What every client sent and was told, with monotonic times; shared by the client threads."""
+    """What every client sent and was told, with monotonic times; shared by the client threads.
+
+    `who` is a client's name: producer-K and consumer-K over TCP, bus-pK and bus-cK over the
+    event bus, drain for the final drain; `via` is "tcp" or "bus".
+    """
 
     def __init__(self):
         self.lock = threading.Lock()
-        self.sent = set()                  # every body a put carried
-        self.inserted = []                 # (id, body, sent_at, acked_at, port)
+        self.sent = {}                     # every body a put carried -> via
+        self.inserted = []                 # (id, body, sent_at, acked_at, port or None, via)
         self.seen = []                     # (body, id, at, who)
-        self.deleted = {}                  # body -> (id, acked_at)
-        self.errors = collections.Counter()
+        self.deleted = {}                  # body -> (id, acked_at, who) of its first acknowledged delete
+        self.errors = collections.Counter()      # TCP clients'
+        self.bus_errors = collections.Counter()  # bus clients'
         self.reconnects = 0
 
     def error(self, kind):
         with self.lock:
             self.errors[kind] += 1
+
+    def delete_acked(self, body, job_id, at, who):
+        """Keeps the earliest acknowledged delete of a body: a later one (after a duplicate delivery)
+        must not hide that the body was reserved again after the first. Under the lock."""
+        if body not in self.deleted or at < self.deleted[body][1]:
+            self.deleted[body] = (job_id, at, who)
+
+
+def via_of(who):
+    return "bus" if who.startswith("bus-") else "drain" if who == "drain" else "tcp"
 
 
 class Client(threading.Thread):
@@ -542,13 +586,13 @@ class Producer(Client):
         body += "." * max(0, self.args.body_bytes - len(body))
         data = body.encode("latin-1")
         with self.ledger.lock:
-            self.ledger.sent.add(body)
+            self.ledger.sent[body] = "tcp"
         sent_at = now()
         c.send(b"put 0 0 %d %d\r\n%s\r\n" % (self.args.ttr, len(data), data))
         reply = c.line()
         if reply.startswith("INSERTED "):
             with self.ledger.lock:
-                self.ledger.inserted.append((int(reply.split()[1]), body, sent_at, now(), c.port))
+                self.ledger.inserted.append((int(reply.split()[1]), body, sent_at, now(), c.port, "tcp"))
         else:
             # INTERNAL_ERROR (too few standbys with "refuse", or a reply lost in a failover),
             # BURIED, DRAINING, ...: not an acknowledged put.
@@ -573,11 +617,178 @@ class Consumer(Client):
             deleted = c.call("delete %d" % job_id)
             if deleted == "DELETED":
                 with self.ledger.lock:
-                    self.ledger.deleted[body] = (job_id, now())
+                    self.ledger.delete_acked(body, job_id, now(), self.name)
             else:
                 self.ledger.error("delete: " + deleted)
         elif reply not in ("TIMED_OUT", "DEADLINE_SOON"):
             self.ledger.error("reserve: " + reply.split(" ")[0])
+
+
+class BusClients:
+    """The event-bus producers and consumers: one JVM running BusClients.java (by its pid), whose
+    stdout a reader thread turns into ledger entries."""
+
+    EVENT = re.compile(r"^(HELLO|READY|PUT|INSERTED|RESERVED|DELETED|ERROR|STOPPED) (-?\d+) (\S+)(?: (.*))?$")
+
+    def __init__(self, args, workdir, cluster_xml, ledger):
+        self.args = args
+        self.ledger = ledger
+        self.dir = os.path.join(workdir, "bus")
+        os.makedirs(self.dir)
+        self.log_path = os.path.join(self.dir, "out.log")
+        self.cluster_xml = cluster_xml
+        self.proc = None
+        self.reader = None
+        self.ready = threading.Event()
+        self.shift = None          # seconds to add to the JVM's System.nanoTime() / 1e9
+        self.pending_puts = {}     # body -> sent_at, until the put's INSERTED or ERROR
+        self.error_examples = {}   # kind -> the first message, who, and when (first, last) on the logs' clock
+        self.unparsed = []         # lines that were no event (the first 20)
+        self.stopped_summary = None
+        self.prefix = "bus-%s-" % uuid.uuid4().hex[:8]
+
+    def start(self):
+        script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "BusClients.java")
+        command = [self.args.java]
+        if self.args.jvm_options:
+            # The Hazelcast --add-opens the nodes get; the rest is harmless for a client.
+            command.append("@" + self.args.jvm_options)
+        command += ["-Dvertx.hazelcast.config=" + self.cluster_xml, "-cp", self.args.jar, script,
+                    "--tube", self.args.tube, "--producers", str(self.args.bus_producers),
+                    "--consumers", str(self.args.bus_consumers), "--rate", str(self.args.rate),
+                    "--ttr", str(self.args.ttr), "--body-bytes", str(self.args.body_bytes),
+                    "--prefix", self.prefix, "--request-timeout-ms", str(int(self.args.read_timeout * 1000))]
+        env = {k: v for k, v in os.environ.items() if not k.startswith("BEANSTALKD_")}
+        with open(self.log_path, "ab") as log:
+            log.write(("==== %s\n" % " ".join(command)).encode())
+            log.flush()
+            # Its own session, as the nodes: a Ctrl-C reaches this script only, which then stops it.
+            self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
+                                         env=env, cwd=ROOT, start_new_session=True)
+        self.reader = threading.Thread(target=self._read, name="bus-reader", daemon=True)
+        self.reader.start()
+
+    @property
+    def pid(self):
+        return self.proc.pid if self.proc else None
+
+    def is_alive(self):
+        return self.proc is not None and self.proc.poll() is None
+
+    def await_ready(self, seconds):
+        end = now() + seconds
+        while not self.ready.wait(POLL_SECONDS):
+            if not self.is_alive():
+                self.reader.join(timeout=5)
+                if self.ready.is_set():
+                    break
+                raise SetupFailed("the bus clients exited with %s before READY (their log: %s)"
+                                  % (self.proc.returncode, self.log_path))
+            if now() > end:
+                raise SetupFailed("the bus clients not READY within %.0f s (their log: %s)" % (seconds, self.log_path))
+
+    def ask_stop(self):
+        """Closes their stdin: they finish what they hold, end their sessions and leave the cluster."""
+        if self.proc is not None and not self.proc.stdin.closed:
+            try:
+                self.proc.stdin.close()
+            except OSError:
+                pass
+
+    def stop(self, seconds):
+        """ask_stop(), waits `seconds` for the exit, then SIGKILL by pid; returns once every event
+        they printed is in the ledger."""
+        if self.proc is None:
+            return
+        self.ask_stop()
+        try:
+            self.proc.wait(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            print("kill-test: the bus clients did not stop within %.0f s: SIGKILL" % seconds, file=sys.stderr)
+            self.kill()
+        self.reader.join(timeout=10)
+
+    def kill(self):
+        if self.is_alive():
+            os.kill(self.proc.pid, signal.SIGKILL)
+        if self.proc is not None:
+            self.proc.wait(timeout=30)
+
+    @staticmethod
+    def unescape(text):
+        return re.sub(r"\\(.)", lambda m: {"n": "\n", "r": "\r"}.get(m.group(1), m.group(1)), text)
+
+    def _read(self):
+        for raw in self.proc.stdout:
+            line = raw.decode("utf-8", "replace").rstrip("\n")
+            m = self.EVENT.match(line)
+            if not m:
+                with self.ledger.lock:
+                    self.ledger.bus_errors["unparsed output"] += 1
+                    if len(self.unparsed) < 20:
+                        self.unparsed.append(line[:300])
+                continue
+            event, nanos, who, rest = m.group(1), int(m.group(2)), m.group(3), m.group(4) or ""
+            if event == "HELLO":
+                # System.nanoTime() is CLOCK_MONOTONIC on Linux, as time.monotonic(): the same
+                # clock, no shift. Elsewhere the JVM's clock is moved onto this one at HELLO.
+                offset = now() - nanos / 1e9
+                self.shift = 0.0 if abs(offset) < 1.0 else offset
+                continue
+            at = nanos / 1e9 + (self.shift or 0.0)
+            try:
+                self._event(event, at, who, rest)
+            except (ValueError, IndexError):
+                with self.ledger.lock:
+                    self.ledger.bus_errors["unparsed output"] += 1
+                    if len(self.unparsed) < 20:
+                        self.unparsed.append(line[:300])
+
+    def _event(self, event, at, who, rest):
+        ledger = self.ledger
+        if event == "READY":
+            self.ready.set()
+        elif event == "STOPPED":
+            self.stopped_summary = rest
+        elif event == "PUT":
+            body = self.unescape(rest)
+            with ledger.lock:
+                ledger.sent[body] = "bus"
+                self.pending_puts[body] = at
+        elif event in ("INSERTED", "RESERVED", "DELETED"):
+            job_id, body = rest.split(" ", 1)
+            job_id, body = int(job_id), self.unescape(body)
+            with ledger.lock:
+                if event == "INSERTED":
+                    sent_at = self.pending_puts.pop(body, at)
+                    ledger.inserted.append((job_id, body, sent_at, at, None, "bus"))
+                elif event == "RESERVED":
+                    ledger.seen.append((body, job_id, at, who))
+                else:
+                    ledger.delete_acked(body, job_id, at, who)
+        elif event == "ERROR":
+            kind, _, message = rest.partition(" ")
+            with ledger.lock:
+                ledger.bus_errors[kind] += 1
+                example = self.error_examples.setdefault(kind, {"message": self.unescape(message)[:500],
+                                                               "first": clock(at), "by": collections.Counter()})
+                example["last"] = clock(at)
+                example["by"][who] += 1
+
+    def log_tail(self, chars=3000):
+        try:
+            with open(self.log_path, "rb") as f:
+                f.seek(0, os.SEEK_END)
+                f.seek(max(0, f.tell() - chars))
+                return f.read().decode("latin-1")
+        except OSError as e:
+            return "(no log: %s)" % e
+
+    def describe(self):
+        return {"pid": self.pid, "prefix": self.prefix, "cluster_config": self.cluster_xml,
+                "exit_status": self.proc.returncode if self.proc else None,
+                "clock_shift_seconds": self.shift, "stopped": self.stopped_summary,
+                "error_examples": self.error_examples, "unparsed_output": self.unparsed}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -599,6 +810,7 @@ def run_cycle(number, group, args, ledger, cycles):
     with ledger.lock:
         highest_before = max((i[0] for i in ledger.inserted), default=0)
     fault_at = now()
+    cycle["fault_clock"] = clock(fault_at)
     if args.fault == "kill":
         primary.kill()
     else:
@@ -684,26 +896,45 @@ def tube_stats(c, tube):
     return stats
 
 
+TRANSPORTS = ("tcp", "bus")
+
+
 def analyse(ledger, cycles, args):
     acked, ports, acked_at = {}, {}, {}
     bodies_by_id = collections.defaultdict(set)
-    for job_id, body, _, at, port in ledger.inserted:
+    for job_id, body, _, at, port, _ in ledger.inserted:
         acked[body], ports[body], acked_at[body] = job_id, port, at
         bodies_by_id[job_id].add(body)
+
+    def origin(body):
+        """The transport whose producer sent the body; "unknown" for a body nobody sent."""
+        return ledger.sent.get(body, "unknown")
+
     times_seen = collections.Counter(body for body, _, _, _ in ledger.seen)
     lost = sorted(body for body in acked if times_seen[body] == 0)
-    came_back = sorted({body for body, _, at, _ in ledger.seen
-                        if body in ledger.deleted and at > ledger.deleted[body][1]})
+    came_back = {}  # body -> the first reservation after its first acknowledged delete
+    for body, job_id, at, who in sorted(ledger.seen, key=lambda s: s[2]):
+        if body in ledger.deleted and at > ledger.deleted[body][1] and body not in came_back:
+            deleted_id, deleted_at, deleted_by = ledger.deleted[body]
+            came_back[body] = {"body": body, "deleted_id": deleted_id, "deleted_by": deleted_by,
+                               "reserved_again_id": job_id, "reserved_again_by": who,
+                               "seconds_after_delete": round(at - deleted_at, 3)}
     twice = {job_id: sorted(b) for job_id, b in bodies_by_id.items() if len(b) > 1}
     other_id = sorted({(body, job_id, acked[body]) for body, job_id, _, _ in ledger.seen
                        if body in acked and acked[body] != job_id})
-    unknown = sorted({body for body, _, _, _ in ledger.seen if body not in ledger.sent})
+    unknown = {}  # body -> who reserved it first
+    for body, _, _, who in ledger.seen:
+        if body not in ledger.sent:
+            unknown.setdefault(body, who)
     backwards = []
     for cycle in cycles:
-        for job_id, body, sent_at, _, port in ledger.inserted:
-            if sent_at > cycle["promoted_at"] and job_id <= cycle["highest_id_before"]:
-                backwards.append({"cycle": cycle["cycle"], "id": job_id, "body": body,
-                                  "highest_id_before": cycle["highest_id_before"]})
+        # Every id acknowledged before the fault, whichever transport (the bus clients' events
+        # reach the ledger a moment after they happened, so it is taken again here, by time).
+        highest = max([cycle["highest_id_before"]] + [i[0] for i in ledger.inserted if i[3] < cycle["fault_at"]])
+        for job_id, body, sent_at, _, port, via in ledger.inserted:
+            if sent_at > cycle["promoted_at"] and job_id <= highest:
+                backwards.append({"cycle": cycle["cycle"], "id": job_id, "body": body, "via": via,
+                                  "highest_id_before": highest})
     failovers = [c["failover_ms"] for c in cycles if c.get("failover_ms") is not None]
     lossy_allowed = args.min_acks == 0
     violations = {
@@ -714,11 +945,44 @@ def analyse(ledger, cycles, args):
         "delivered_under_other_id": len(other_id),
         "unknown_bodies": len(unknown),
     }
+
+    def count(items, transport_of):
+        return collections.Counter(transport_of(i) for i in items)
+
+    sent_by = count(ledger.sent, origin)
+    acked_by = count(ledger.inserted, lambda i: i[5])
+    seen_by = count(ledger.seen, lambda s: via_of(s[3]))
+    deleted_by = count(ledger.deleted.values(), lambda d: via_of(d[2]))
+    lost_by = count(lost, origin)
+    back_by = count(came_back.values(), lambda c: via_of(c["deleted_by"]))
+    twice_by = collections.Counter(t for bodies in twice.values() for t in {origin(b) for b in bodies})
+    backwards_by = count(backwards, lambda b: b["via"])
+    other_by = count(other_id, lambda o: origin(o[0]))
+    unknown_by = count(unknown.values(), via_of)
+    dup_by = collections.Counter()
+    for body, n in times_seen.items():
+        if n > 1:
+            dup_by[origin(body)] += n - 1
+    by_transport = {t: {
+        "puts_sent": sent_by[t],
+        "puts_acknowledged": acked_by[t],
+        "deliveries": seen_by[t],
+        "deletes_acknowledged": deleted_by[t],
+        "lost_acknowledged_puts": lost_by[t],
+        "deleted_came_back": back_by[t],
+        "ids_issued_twice": twice_by[t],
+        "ids_went_backwards": backwards_by[t],
+        "delivered_under_other_id": other_by[t],
+        "unknown_bodies": unknown_by[t],
+        "duplicate_deliveries": dup_by[t],
+        "client_errors_total": sum((ledger.errors if t == "tcp" else ledger.bus_errors).values()),
+    } for t in TRANSPORTS}
     return {
         "puts_sent": len(ledger.sent),
         "puts_acknowledged": len(ledger.inserted),
         "deletes_acknowledged": len(ledger.deleted),
         "deliveries": len(ledger.seen),
+        "deliveries_by_drain": seen_by["drain"],
         "lost_acknowledged_puts": len(lost),
         "deleted_came_back": len(came_back),
         "ids_issued_twice": len(twice),
@@ -728,24 +992,27 @@ def analyse(ledger, cycles, args):
         "duplicate_deliveries": sum(n - 1 for n in times_seen.values() if n > 1),
         "bodies_delivered_more_than_once": sum(1 for n in times_seen.values() if n > 1),
         "unacknowledged_puts_delivered": sum(1 for b in times_seen if b in ledger.sent and b not in acked),
+        "by_transport": by_transport,
         "failover_ms_median": statistics.median(failovers) if failovers else None,
         "failover_ms_max": max(failovers) if failovers else None,
         "client_errors": dict(ledger.errors),
         "client_errors_total": sum(ledger.errors.values()),
         "client_connects": ledger.reconnects,
+        "bus_client_errors": dict(ledger.bus_errors),
+        "bus_client_errors_total": sum(ledger.bus_errors.values()),
         "violations": violations,
         "violation_count": sum(violations.values()),
         "examples": {
-            "lost": [{"body": b, "id": acked[b], "acknowledged_by_port": ports[b],
+            "lost": [{"body": b, "id": acked[b], "via": origin(b), "acknowledged_by_port": ports[b],
                       # the first fault after the acknowledgement (None: acknowledged after the last one)
                       "next_fault_cycle": next((c["cycle"] for c in cycles
                                                 if c.get("fault_at", float("inf")) > acked_at[b]), None)}
                      for b in lost[:20]],
-            "deleted_came_back": came_back[:20],
+            "deleted_came_back": [came_back[b] for b in sorted(came_back)[:20]],
             "ids_issued_twice": dict(list(twice.items())[:20]),
             "ids_went_backwards": backwards[:20],
             "delivered_under_other_id": other_id[:20],
-            "unknown_bodies": unknown[:20],
+            "unknown_bodies": [{"body": b, "reserved_by": w} for b, w in sorted(unknown.items())[:20]],
         },
     }
 
@@ -762,16 +1029,27 @@ def print_summary(report):
     if r and not report["drained"]:
         print("  (stopped before the drain: jobs still queued count as lost below)")
     if r:
-        print("  puts sent %d, acknowledged %d; deliveries %d; deletes acknowledged %d"
-              % (r["puts_sent"], r["puts_acknowledged"], r["deliveries"], r["deletes_acknowledged"]))
+        by = r["by_transport"]
+        print("  puts sent %d, acknowledged %d; deliveries %d (%d by the drain); deletes acknowledged %d"
+              % (r["puts_sent"], r["puts_acknowledged"], r["deliveries"], r["deliveries_by_drain"],
+                 r["deletes_acknowledged"]))
+        print("  %-28s %8s %8s %8s" % ("", "total", "tcp", "bus"))
+        for key in ("puts_sent", "puts_acknowledged", "deliveries", "deletes_acknowledged"):
+            print("  %-28s %8d %8d %8d" % (key, r[key], by["tcp"][key], by["bus"][key]))
         for key in ("lost_acknowledged_puts", "deleted_came_back", "ids_issued_twice", "ids_went_backwards",
                     "delivered_under_other_id", "unknown_bodies"):
-            print("  %-28s %d%s" % (key, r[key], "  VIOLATION" if r["violations"][key] else ""))
-        print("  %-28s %d (%d bodies; allowed)" % ("duplicate_deliveries", r["duplicate_deliveries"],
-                                                   r["bodies_delivered_more_than_once"]))
+            print("  %-28s %8d %8d %8d%s" % (key, r[key], by["tcp"][key], by["bus"][key],
+                                           "  VIOLATION" if r["violations"][key] else ""))
+        print("  %-28s %8d %8d %8d  (%d bodies; allowed)" % (
+            "duplicate_deliveries", r["duplicate_deliveries"], by["tcp"]["duplicate_deliveries"],
+            by["bus"]["duplicate_deliveries"], r["bodies_delivered_more_than_once"]))
+        print("  (puts, lost, backwards, other id, duplicates: by the transport that put the body; deliveries,"
+              " unknown: by the one that reserved; deletes, came back: by the one that deleted)")
         print("  failover ms: median %s, max %s" % (r["failover_ms_median"], r["failover_ms_max"]))
-        print("  client connects %d, errors %d: %s" % (r["client_connects"], r["client_errors_total"],
-                                                      json.dumps(r["client_errors"], sort_keys=True)))
+        print("  tcp client connects %d, errors %d: %s" % (r["client_connects"], r["client_errors_total"],
+                                                          json.dumps(r["client_errors"], sort_keys=True)))
+        print("  bus client errors %d: %s" % (r["bus_client_errors_total"],
+                                             json.dumps(r["bus_client_errors"], sort_keys=True)))
     if report["two_primaries_seen"]:
         print("  two nodes said primary at once %d time(s) (see the report)" % len(report["two_primaries_seen"]))
     if report.get("error"):
@@ -806,6 +1084,11 @@ def parse_args(argv):
     p.add_argument("--extra-conf", default="{}", help="JSON merged into every node's config")
     p.add_argument("--producers", type=int, default=2)
     p.add_argument("--consumers", type=int, default=2)
+    p.add_argument("--bus-producers", type=int, default=1,
+                   help="producers over the event bus (BusClients.java, the typed client)")
+    p.add_argument("--bus-consumers", type=int, default=1, help="consumers over the event bus")
+    p.add_argument("--bus-stop-timeout", type=float, default=30.0,
+                   help="seconds the bus clients get to stop cleanly before SIGKILL")
     p.add_argument("--rate", type=float, default=200.0, help="puts per second per producer; 0: as fast as acked")
     p.add_argument("--body-bytes", type=int, default=0, help="pad bodies to this length")
     p.add_argument("--ttr", type=int, default=30)
@@ -828,6 +1111,8 @@ def parse_args(argv):
         p.error("--cluster-config-as-is needs a --cluster-config file")
     if args.cycles < 0 or args.producers < 1 or args.consumers < 1:
         p.error("--cycles must be >= 0, --producers and --consumers >= 1")
+    if args.bus_producers < 0 or args.bus_consumers < 0:
+        p.error("--bus-producers and --bus-consumers must be >= 0")
     if args.settle_seconds < 0:
         p.error("--settle-seconds must be >= 0")
     if args.fault == "stop" and args.stop_seconds <= 0:
@@ -855,7 +1140,7 @@ def main(argv):
         return 2
 
     workdir = tempfile.mkdtemp(prefix="kill-test-", dir=args.workdir)
-    nodes, group, clients = [], None, []
+    nodes, group, clients, bus = [], None, [], None
     stopping = threading.Event()
     ledger = Ledger()
     status = 2  # until the cycles start; then 3 until the verdict
@@ -875,12 +1160,16 @@ def main(argv):
                 with open(args.cluster_config) as f:
                     given = f.read()
             xmls = []
-            for i, port in enumerate(hz_ports):
-                path = os.path.join(workdir, "cluster-%d.xml" % i)
+            # The nodes' three files, then the bus clients' (the same file with a port of its own,
+            # outside the member list: it joins through the nodes; lite membership is set in Java).
+            for i, port in enumerate(hz_ports + [free_port()]):
+                path = os.path.join(workdir, "cluster-%s.xml" % (i if i < 3 else "bus"))
                 with open(path, "w") as f:
                     f.write(generated_cluster_xml(name, port, hz_ports) if args.cluster_config == "generate"
                             else isolated_cluster_xml(given, name, port, hz_ports))
                 xmls.append(path)
+        bus_xml = xmls[3] if len(xmls) > 3 else xmls[0]
+        xmls = xmls[:3]
         report["cluster_config"] = xmls
         print("kill-test: %s; Hazelcast config %s; in %s" % (
             args.jar, "generated" if args.cluster_config == "generate" else
@@ -896,7 +1185,14 @@ def main(argv):
             first = group.await_stable("at start", args.start_timeout)
         except DeadlinePassed as e:
             raise SetupFailed("%s; the group: %s" % (e, group.describe()))
-        print("kill-test: %s is primary; starting %d producers, %d consumers" % (
+        if args.bus_producers or args.bus_consumers:
+            print("kill-test: %s is primary; starting %d producers, %d consumers over the event bus" % (
+                first.name, args.bus_producers, args.bus_consumers), flush=True)
+            bus = BusClients(args, workdir, bus_xml, ledger)
+            bus.start()
+            report["bus_clients"] = {"pid": bus.pid, "cluster_config": bus_xml}
+            bus.await_ready(args.start_timeout)
+        print("kill-test: %s is primary; starting %d producers, %d consumers over TCP" % (
             first.name, args.producers, args.consumers), flush=True)
 
         status = 3
@@ -910,8 +1206,12 @@ def main(argv):
                 number, cycle["primary"], cycle["new_primary"], cycle["failover_ms"], cycle["rejoin_roles"]),
                 flush=True)
         stopping.set()
+        if bus is not None:
+            bus.ask_stop()  # both kinds of client stop at once
         for c in clients:
             c.join(timeout=args.read_timeout + 5)
+        if bus is not None:
+            bus.stop(args.bus_stop_timeout)
         final, stats = drain(group, args, ledger)
         report["final_primary"], report["final_tube_stats"] = final, stats
         report["drained"] = True
@@ -934,8 +1234,12 @@ def main(argv):
         # is analysed); what is still queued is drained from whichever node serves as primary, if
         # one does, so that jobs merely left in the queue are not counted as lost.
         stopping.set()
+        if bus is not None and not isinstance(e, (KeyboardInterrupt, SystemExit)):
+            bus.ask_stop()
         for c in clients:
             c.join(timeout=args.read_timeout + 2)
+        if bus is not None and not isinstance(e, (KeyboardInterrupt, SystemExit)):
+            bus.stop(args.bus_stop_timeout)
         if group is not None and not isinstance(e, (KeyboardInterrupt, SystemExit)) and (ledger.inserted or ledger.seen):
             try:
                 primary = group.serving_primary()
@@ -957,12 +1261,23 @@ def main(argv):
         stopping.set()
         for c in clients:
             c.join(timeout=args.read_timeout + 2)
+        if bus is not None:
+            # Ctrl-C and SIGTERM come here without the clean stop: SIGKILL by pid at once.
+            try:
+                bus.kill()
+            except (OSError, subprocess.TimeoutExpired) as e:
+                print("kill-test: could not end the bus clients (pid %s): %s" % (bus.pid, e), file=sys.stderr)
+            if bus.reader is not None:
+                bus.reader.join(timeout=5)
+            report["bus_clients"] = bus.describe()
         if group is not None:
             report["two_primaries_seen"] = group.two_primaries
             group.pool.shutdown(wait=True)
         failed = status != 0
         if failed:
             report["log_tails"] = {n.name: n.log_tail() for n in nodes}
+            if bus is not None:
+                report["log_tails"]["bus"] = bus.log_tail()
         for node in nodes:
             try:
                 if node.is_alive() and node.is_stopped:
@@ -974,6 +1289,8 @@ def main(argv):
             sys.stdout.flush()
             for n in nodes:
                 print("---- %s log tail ----\n%s" % (n.name, n.log_tail(1500)), file=sys.stderr)
+            if bus is not None:
+                print("---- bus clients log tail ----\n%s" % bus.log_tail(1500), file=sys.stderr)
         if args.keep_dir or (failed and show_logs):
             print("kill-test: nodes' directories and logs kept in %s" % workdir)
         else:
