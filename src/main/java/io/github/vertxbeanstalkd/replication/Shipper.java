@@ -31,6 +31,10 @@ final class Shipper {
   private static final int MAX_UNACKED = 4096;
   private static final long HEARTBEAT_NANOS = 300_000_000L;
   private static final int HELD_BATCH_BYTES = 1 << 20;
+  /** Live batches a standby may have in flight before changes wait to be merged into the next one. */
+  private static final int LIVE_IN_FLIGHT = 1;
+  /** Changes that may wait for a standby that does not acknowledge before it is dropped (and copied again). */
+  private static final int MAX_PENDING_BYTES = 64 << 20;
   /** How much of this term's stream a primary keeps for standbys that resume (Redis keeps 1 MiB by default). */
   private static final long BACKLOG_BYTES = 16L << 20;
 
@@ -206,7 +210,7 @@ final class Shipper {
     }
     for (StandbyLink link : links.values()) {
       if (link.state == StandbyLink.State.LIVE) {
-        sendLive(link, first, last, logged, frames);
+        offerLive(link, first, last, logged, frames);
       } else if (link.copyAt >= 0 && last > link.copyAt) {
         link.held.add(new StandbyLink.Held(first, last, logged, frames));
       } else if (link.copyAt < 0) {
@@ -219,15 +223,50 @@ final class Shipper {
     }
   }
 
+  /**
+   * Group commit between the nodes: a change goes at once to a standby with no live batch in
+   * flight; otherwise it waits, merged with whatever else comes, until the batch in flight is
+   * acknowledged. Under load many engine turns (many connections) share one round trip; alone, a
+   * change never waits.
+   */
+  private void offerLive(StandbyLink link, long first, long last, long loggedBytes, Buffer frames) {
+    if (link.liveInFlight < LIVE_IN_FLIGHT && link.pending == null) {
+      sendLive(link, first, last, loggedBytes, frames);
+      return;
+    }
+    if (link.pending == null) {
+      link.pending = Buffer.buffer(Math.max(4096, frames.length() * 4));
+      link.pendingFirst = first;
+    }
+    link.pending.appendBuffer(frames);
+    link.pendingLast = last;
+    link.pendingLogged = loggedBytes;
+    if (link.pending.length() > MAX_PENDING_BYTES) {
+      drop(link, "more than " + (MAX_PENDING_BYTES >> 20) + " MiB of changes waited for it");
+    }
+  }
+
+  /** A live batch was acknowledged: what waited meanwhile goes as one batch. */
+  private void sendPending(StandbyLink link) {
+    if (link.pending != null && link.liveInFlight < LIVE_IN_FLIGHT) {
+      Buffer frames = link.pending;
+      link.pending = null;
+      sendLive(link, link.pendingFirst, link.pendingLast, link.pendingLogged, frames);
+    }
+  }
+
   private void sendLive(StandbyLink link, long first, long last, long loggedBytes, Buffer frames) {
     if (link.copyAt >= 0 && last <= link.copyAt) {
       return;
     }
     long sentNanos = System.nanoTime();
     Batch batch = new Batch(Batch.LIVE, term, first, last, loggedBytes, frames);
+    link.liveInFlight++;
     send(link, batch, () -> {
       ackNanos.accept(System.nanoTime() - sentNanos);
+      link.liveInFlight--;
       link.acked = Math.max(link.acked, last);
+      sendPending(link);
       recompute();
     });
   }

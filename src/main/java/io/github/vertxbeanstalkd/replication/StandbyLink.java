@@ -24,6 +24,13 @@ final class StandbyLink {
   /** When each batch still without an acknowledgement was sent (System.nanoTime), oldest first. */
   final java.util.ArrayDeque<Long> unacked = new java.util.ArrayDeque<>();
   long lastSentNanos;
+  /** Live batches sent and not yet acknowledged (the copy's and heartbeats are not counted). */
+  int liveInFlight;
+  /** Changes waiting for the batch in flight to be acknowledged, merged: null when none wait. */
+  io.vertx.core.buffer.Buffer pending;
+  long pendingFirst;
+  long pendingLast;
+  long pendingLogged;
 
   StandbyLink(String address) {
     this.address = address;
