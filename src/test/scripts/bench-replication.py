@@ -5,7 +5,8 @@ with fsync always and once with the default 50 ms.
 
 Every server (the group's three nodes and the unreplicated one) is pinned to CPU 0 and the load
 generator (the product's Bench) to CPU 1, so the standbys compete with the primary for its core, as
-sidecars on one machine would. Medians over rounds and medians of the per-round ratios
+sidecars on one machine would; with --standby-cpus 1 the standbys move to the generator's core once
+the primary is known, so the primary's core does what the unreplicated server's does plus shipping. Medians over rounds and medians of the per-round ratios
 replicated/unreplicated; p99 in microseconds.
 
 Usage (after mvn -B -q package -DskipTests):
@@ -86,6 +87,13 @@ class Node:
         self.log.close()
 
 
+def cpu_seconds(pid):
+    """User plus system CPU time of a process, from /proc (every thread)."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def bench(port, args, duration_ms):
     out = subprocess.run(["taskset", "-c", "1", "java", "-cp", JAR, "io.github.vertxbeanstalkd.bench.Bench",
                           "--target", "127.0.0.1:%d" % port, "--duration-ms", str(duration_ms),
@@ -98,7 +106,7 @@ CASES = [("put c=50", ["--mode", "put", "-c", "50"]), ("put c=1", ["--mode", "pu
          ("cycle 10+10", ["--mode", "cycle", "-c", "10"])]
 
 
-def run_fsync(fsync, rounds, duration_ms, workdir, cluster_xml):
+def run_fsync(fsync, rounds, duration_ms, workdir, cluster_xml, standby_cpus, warmup_ms):
     group = [Node(workdir, "%s-n%d" % (fsync, i), fsync, True, cluster_xml) for i in range(1, 4)]
     plain = Node(workdir, "%s-plain" % fsync, fsync, False, cluster_xml)
     nodes = group + [plain]
@@ -113,13 +121,32 @@ def run_fsync(fsync, rounds, duration_ms, workdir, cluster_xml):
             return None
         wait(lambda: primary() is not None, 120, "a primary with two standbys")
         p = primary()
+        if standby_cpus != "0":
+            # The standbys move (every thread) off the primary's core, as on machines of their own.
+            for n in group:
+                if n is not p:
+                    subprocess.run(["taskset", "-a", "-p", "-c", standby_cpus, str(n.proc.pid)],
+                                   check=True, capture_output=True)
+        # Both servers run the load once before anything is measured: the replicated path has more
+        # code for the JIT to compile, and a fresh group would otherwise be measured half-compiled.
+        for node in (p, plain):
+            for _case, args in CASES:
+                bench(node.port, args, warmup_ms)
         results = {c: {"repl": [], "plain": []} for c, _ in CASES}
         for r in range(rounds):
             order = [("repl", p), ("plain", plain)] if r % 2 == 0 else [("plain", plain), ("repl", p)]
             for case, args in CASES:
                 for label, node in order:
+                    watched = [node] if label == "plain" else group
+                    before = [cpu_seconds(n.proc.pid) for n in watched]
                     res = bench(node.port, args, duration_ms)
+                    spent = [cpu_seconds(n.proc.pid) - b for n, b in zip(watched, before)]
                     if res and not res.get("errors"):
+                        # CPU per operation over the whole run (warm-up included): the server's (the
+                        # primary's), and the standbys' together.
+                        ops = res["opsPerSec"] * (duration_ms + 1000) / 1000.0
+                        res["serverCpuUs"] = spent[watched.index(node)] * 1e6 / ops
+                        res["standbysCpuUs"] = (sum(spent) - spent[watched.index(node)]) * 1e6 / ops
                         results[case][label].append(res)
             print("  fsync %s round %d of %d done (load %s)" % (fsync, r + 1, rounds, open("/proc/loadavg").read().split()[0]),
                   flush=True)
@@ -133,8 +160,12 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--duration-ms", type=int, default=3000)
+    ap.add_argument("--warmup-ms", type=int, default=5000, help="each case once on each server before the rounds")
     ap.add_argument("--fsync", default="always,50")
     ap.add_argument("--cluster-config", default="conf/cluster-group.xml")
+    ap.add_argument("--standby-cpus", default="0",
+                    help="where the standbys run once the primary is known: 0 shares the primary's core "
+                         "(sidecars on one machine), 1 shares the load generator's (standbys elsewhere)")
     a = ap.parse_args()
     workdir = tempfile.mkdtemp(prefix="bench-replication-")
     # A cluster name of its own, so the run never joins another group on this machine.
@@ -144,14 +175,17 @@ def main():
                                 "<cluster-name>bench-%d</cluster-name>" % os.getpid())
     with open(cluster_xml, "w") as f:
         f.write(text)
-    print("bench-replication: %s, load average %s" % (time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-                                                      " ".join(open("/proc/loadavg").read().split()[:3])))
+    print("bench-replication: %s, load average %s, standbys on CPU %s" % (
+        time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), " ".join(open("/proc/loadavg").read().split()[:3]),
+        a.standby_cpus))
     try:
         for fsync in a.fsync.split(","):
-            results = run_fsync(fsync.strip(), a.rounds, a.duration_ms, workdir, cluster_xml)
+            results = run_fsync(fsync.strip(), a.rounds, a.duration_ms, workdir, cluster_xml, a.standby_cpus,
+                                a.warmup_ms)
             print("fsync %s: replicated (minAcks 1) / unreplicated, medians over %d rounds" % (fsync, a.rounds))
-            print("  %-12s %12s %12s %8s %10s %10s %8s" % ("case", "repl ops/s", "plain ops/s", "ratio",
-                                                          "repl p99", "plain p99", "ratio"))
+            print("  %-12s %12s %12s %8s %10s %10s %8s %14s %14s" % (
+                "case", "repl ops/s", "plain ops/s", "ratio", "repl p99", "plain p99", "ratio",
+                "cpu/op repl", "cpu/op plain"))
             for case, _ in CASES:
                 rs, ps = results[case]["repl"], results[case]["plain"]
                 n = min(len(rs), len(ps))
@@ -160,10 +194,13 @@ def main():
                     continue
                 ratios = [rs[i]["opsPerSec"] / ps[i]["opsPerSec"] for i in range(n)]
                 p99r = [rs[i]["p99Us"] / ps[i]["p99Us"] for i in range(n)]
-                print("  %-12s %12.0f %12.0f %8.2f %10.0f %10.0f %8.2f" % (
+                print("  %-12s %12.0f %12.0f %8.2f %10.0f %10.0f %8.2f %8.1f+%-5.1f %14.1f" % (
                     case, statistics.median(r["opsPerSec"] for r in rs), statistics.median(p["opsPerSec"] for p in ps),
                     statistics.median(ratios), statistics.median(r["p99Us"] for r in rs),
-                    statistics.median(p["p99Us"] for p in ps), statistics.median(p99r)))
+                    statistics.median(p["p99Us"] for p in ps), statistics.median(p99r),
+                    statistics.median(r["serverCpuUs"] for r in rs), statistics.median(r["standbysCpuUs"] for r in rs),
+                    statistics.median(p["serverCpuUs"] for p in ps)))
+            print("  (cpu/op in microseconds: the primary's + the two standbys'; the unreplicated server's)")
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
