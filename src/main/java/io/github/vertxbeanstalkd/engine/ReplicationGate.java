@@ -47,8 +47,13 @@ class ReplicationGate {
     return acceptsChanges;
   }
 
+  /**
+   * What may be acknowledged now, as the shipper computed it: it can go down as well as up. A
+   * primary that served alone (whenTooFewStandbys "serve", Long.MAX_VALUE) waits for its standbys
+   * again as soon as they are back, instead of acknowledging alone for the rest of its term.
+   */
   void acknowledge(long sequence) {
-    acknowledged = Math.max(acknowledged, sequence);
+    acknowledged = sequence;
   }
 
   /** The lock was confirmed: {@code remainingNanos} of its lease are left now, on the engine's clock. */

@@ -130,6 +130,22 @@ class LogShippingTest {
   }
 
   @Test
+  void aPrimaryThatServedAloneWaitsForItsStandbysAgainOnceTheyAreBack() {
+    replicateUnacknowledged();
+    primary.engine.shipping().renewLease(System.nanoTime(), 10 * FakeClock.SECOND);
+    Session producer = primary.open();
+    // whenTooFewStandbys "serve" with no standby yet: everything is acknowledged on the primary alone.
+    primary.engine.shipping().acknowledge(Long.MAX_VALUE);
+    assertEquals("INSERTED 1", primary.one(producer, put("alone")));
+    // A standby caught up and acknowledged what it has: from now on a change waits for it again.
+    primary.engine.shipping().acknowledge(primary.engine.shipping().lastSequence());
+    primary.engine.submit(producer.key, List.of(put("replicated")), io.github.vertxbeanstalkd.bus.Scope.NONE);
+    assertEquals(List.of(), primary.take(producer), "acknowledged alone although a standby is back");
+    primary.engine.shipping().acknowledge(primary.engine.shipping().lastSequence());
+    assertEquals(List.of("INSERTED 2"), primary.take(producer));
+  }
+
+  @Test
   void aPrimaryWhoseLeaseRanOutAcknowledgesNothingUntilItIsRenewed() {
     replicateUnacknowledged();
     primary.engine.shipping().renewLease(System.nanoTime(), 3 * FakeClock.SECOND);
