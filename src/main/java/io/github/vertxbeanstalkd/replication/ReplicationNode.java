@@ -12,6 +12,9 @@ import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.VertxException;
 import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.spi.cluster.ClusterManager;
@@ -34,6 +37,12 @@ public final class ReplicationNode extends VerticleBase {
   private static final long TICK_MILLIS = 200;
   private static final long QUIET_BEFORE_COMPETING_NANOS = 1_000_000_000L;
   private static final long POSITION_QUERY_MILLIS = 300;
+  /** How long a live member that does not answer a position query is waited for. */
+  private static final long UNANSWERED_WAIT_NANOS = 2_000_000_000L;
+  /** Since when each member has not answered a position query (lock thread only). */
+  private final java.util.Map<String, Long> silentSince = new java.util.HashMap<>();
+  /** The other nodes' positions when this node last decided to compete, for the log. */
+  private volatile String lastCompared = "";
 
   private final ReplicationConfig config;
   private final EngineAddress engineAddress;
@@ -196,25 +205,44 @@ public final class ReplicationNode extends VerticleBase {
       return false;
     }
     long applied = follower.applied();
-    List<CompletableFuture<JsonObject>> answers = new ArrayList<>();
-    for (String id : lock.otherMemberIds()) {
+    List<String> ids = lock.otherMemberIds();
+    List<CompletableFuture<Message<JsonObject>>> answers = new ArrayList<>();
+    for (String id : ids) {
       answers.add(vertx.eventBus().<JsonObject>request(Addresses.of(config.group(), id).position(), new JsonObject(),
-              new DeliveryOptions().setSendTimeout(POSITION_QUERY_MILLIS))
-          .map(m -> m.body()).toCompletionStage().toCompletableFuture().exceptionally(e -> null));
+          new DeliveryOptions().setSendTimeout(POSITION_QUERY_MILLIS)).toCompletionStage().toCompletableFuture());
     }
-    for (CompletableFuture<JsonObject> answer : answers) {
-      // A node that does not answer (not a member of this group, or gone since) holds nothing to wait for.
-      JsonObject p = answer.join();
-      if (p != null) {
-        long theirTerm = p.getLong("term", -1L);
-        long theirApplied = p.getLong("applied", 0L);
-        if (theirTerm > copied || (theirTerm == copied && theirApplied > applied)) {
-          log.info("replication: another standby applied more (term {}, sequence {} against this node's {}, {}): "
-              + "it takes over", theirTerm, theirApplied, copied, applied);
+    long now = System.nanoTime();
+    StringBuilder seen = new StringBuilder();
+    for (int i = 0; i < ids.size(); i++) {
+      String id = ids.get(i);
+      JsonObject p;
+      try {
+        p = answers.get(i).join().body();
+      } catch (RuntimeException e) {
+        if (e.getCause() instanceof ReplyException re && re.failureType() == ReplyFailure.NO_HANDLERS) {
+          continue; // not a node of this group (an app's Vert.x), or one whose follower is not up
+        }
+        // A live member that does not answer may hold what a client was told: wait for it a while,
+        // then go on without it (it may be paused, and then it is no better a candidate).
+        long since = silentSince.computeIfAbsent(id, k -> now);
+        if (now - since < UNANSWERED_WAIT_NANOS) {
           return false;
         }
+        seen.append(' ').append(id).append(": no answer;");
+        continue;
+      }
+      silentSince.remove(id);
+      long theirTerm = p.getLong("term", -1L);
+      long theirApplied = p.getLong("applied", 0L);
+      seen.append(' ').append(id).append(": term ").append(theirTerm).append(" sequence ").append(theirApplied)
+          .append(';');
+      if (theirTerm > copied || (theirTerm == copied && theirApplied > applied)) {
+        log.info("replication: another standby applied more (term {}, sequence {} against this node's {}, {}): "
+            + "it takes over", theirTerm, theirApplied, copied, applied);
+        return false;
       }
     }
+    lastCompared = seen.toString();
     return true;
   }
 
@@ -223,8 +251,8 @@ public final class ReplicationNode extends VerticleBase {
       return;
     }
     boolean hadPrimary = follower.newestTerm() > 0;
-    log.info("replication: taking over as term {} with the stream of term {} applied up to sequence {}", newTerm,
-        follower.copiedTerm(), follower.applied());
+    log.info("replication: taking over as term {} with the stream of term {} applied up to sequence {} (others:{})",
+        newTerm, follower.copiedTerm(), follower.applied(), lastCompared.isEmpty() ? " none" : lastCompared);
     follower.sawTerm(newTerm);
     term = newTerm;
     isFollowing = false;

@@ -52,6 +52,8 @@ final class Shipper {
   /** What was logged before this node became primary: it came from the group, so it needs no new acknowledgement. */
   private long floor;
   private Boolean acceptsSent;
+  /** Whether the last log line said this primary is degraded; it starts so, with no standby yet. */
+  private boolean isDegradedLogged = true;
   /** This term's recent batches, for standbys that resume; null until the term's start is known. */
   private Backlog backlog;
   private boolean isStopped;
@@ -333,6 +335,18 @@ final class Shipper {
       long now = System.nanoTime();
       long[] acked = links.values().stream().filter(l -> l.isCaughtUp(now, ackTimeoutNanos()))
           .mapToLong(l -> l.acked).toArray();
+      boolean degraded = acked.length < minAcks;
+      if (degraded != isDegradedLogged) {
+        isDegradedLogged = degraded;
+        if (degraded) {
+          log.warn("replication: degraded: {} caught-up standbys, minAcks {}; {}", acked.length, minAcks,
+              config.whenTooFewStandbys() == ReplicationConfig.WhenTooFewStandbys.SERVE
+                  ? "changes are acknowledged on this node alone (whenTooFewStandbys: serve)"
+                  : "changes are refused (whenTooFewStandbys: refuse)");
+        } else {
+          log.info("replication: no longer degraded: {} caught-up standbys, minAcks {}", acked.length, minAcks);
+        }
+      }
       if (acked.length >= minAcks) {
         Arrays.sort(acked);
         acknowledged = acked[acked.length - minAcks];
@@ -351,10 +365,6 @@ final class Shipper {
     }
     if (acceptsSent == null || accepts != acceptsSent) {
       boolean a = accepts;
-      if (acceptsSent != null) {
-        log.warn(a ? "replication: enough standbys again; changes are accepted"
-            : "replication: fewer caught-up standbys than minAcks; changes are refused (whenTooFewStandbys: refuse)");
-      }
       acceptsSent = a;
       engine.send(port -> {
         port.acceptChanges(a);
