@@ -45,14 +45,18 @@ public final class Rehearsal {
     long startNanos = System.nanoTime();
     EngineAddress address = EngineAddress.unique();
     ServerConfig stage = new ServerConfig(LOOPBACK, 0, ServerConfig.DEFAULT_MAX_JOB_SIZE);
-    TcpServerVerticle tcp = new TcpServerVerticle(stage, address);
+    // Its listener takes an ephemeral port, which may be the port a client expects a server on
+    // (a restarted node's own port, in the ephemeral range, free until the real listener opens):
+    // it serves only the rehearsal's own connections and closes any other at once.
+    java.util.Set<Integer> ownPorts = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    TcpServerVerticle tcp = new TcpServerVerticle(stage, address).admitting(remote -> ownPorts.contains(remote.port()));
     List<String> ids = new ArrayList<>();
     QueueEngineVerticle engine = new QueueEngineVerticle(address, info, stage.maxJobSizeBytes(), BinlogConfig.inMemory());
     return vertx.deployVerticle(engine)
         .onSuccess(ids::add)
         .compose(v -> vertx.deployVerticle(tcp))
         .onSuccess(ids::add)
-        .compose(v -> vertx.executeBlocking(() -> RehearsalScript.play(LOOPBACK, tcp.actualPort(), ROUNDS)))
+        .compose(v -> vertx.executeBlocking(() -> RehearsalScript.play(LOOPBACK, tcp.actualPort(), ROUNDS, ownPorts)))
         .eventually(() -> undeploy(vertx, ids))
         .onSuccess(commands -> log.info("warm-up: {} commands in {} ms", commands,
             (System.nanoTime() - startNanos) / 1_000_000))

@@ -23,8 +23,11 @@ final class RehearsalScript implements AutoCloseable {
   private final OutputStream out;
   private int commands;
 
-  private RehearsalScript(String host, int port) throws IOException {
+  private RehearsalScript(String host, int port, java.util.Set<Integer> ownPorts) throws IOException {
     socket = new Socket();
+    // Bound first, so that the rehearsal's listener knows this connection for its own.
+    socket.bind(new InetSocketAddress(host, 0));
+    ownPorts.add(socket.getLocalPort());
     socket.connect(new InetSocketAddress(host, port), TIMEOUT_MILLIS);
     socket.setSoTimeout(TIMEOUT_MILLIS);
     socket.setTcpNoDelay(true);
@@ -34,14 +37,15 @@ final class RehearsalScript implements AutoCloseable {
 
   /**
    * Plays {@code rounds} rounds against the server at {@code host:port}; returns how many commands
-   * were answered.
+   * were answered. The local port of every connection it opens goes into {@code ownPorts} first.
    *
    * @throws IllegalStateException when a reply is not the one the script expects
    */
-  static int play(String host, int port, int rounds) throws IOException {
+  static int play(String host, int port, int rounds, java.util.Set<Integer> ownPorts) throws IOException {
     int total = 0;
     for (int i = 0; i < rounds; i++) {
-      try (RehearsalScript a = new RehearsalScript(host, port); RehearsalScript b = new RehearsalScript(host, port)) {
+      try (RehearsalScript a = new RehearsalScript(host, port, ownPorts);
+          RehearsalScript b = new RehearsalScript(host, port, ownPorts)) {
         round(a, b);
         total += a.commands + b.commands;
       }

@@ -25,7 +25,30 @@ class RehearsalTest {
   void theScriptGetsTheRepliesItExpectsFromARealServer(Vertx vertx) throws Exception {
     BeanstalkServer server = await(BeanstalkServer.deploy(vertx, ServerConfig.forTests()));
     // It throws on the first reply it did not expect, which at start-up would only log a warning.
-    assertEquals(2 * 38, RehearsalScript.play("127.0.0.1", server.port(), 2));
+    assertEquals(2 * 38, RehearsalScript.play("127.0.0.1", server.port(), 2, java.util.concurrent.ConcurrentHashMap.newKeySet()));
+  }
+
+  @Test
+  void theRehearsalsListenerServesItsOwnConnectionsOnly(Vertx vertx) throws Exception {
+    // Its ephemeral port may be one a client expects a real server on: a stranger must get nothing.
+    io.github.vertxbeanstalkd.bus.LocalCodec.registerAll(vertx);
+    io.github.vertxbeanstalkd.bus.EngineAddress address = io.github.vertxbeanstalkd.bus.EngineAddress.unique();
+    ServerConfig stage = new ServerConfig("127.0.0.1", 0, ServerConfig.DEFAULT_MAX_JOB_SIZE);
+    Set<Integer> own = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    io.github.vertxbeanstalkd.server.TcpServerVerticle tcp = new io.github.vertxbeanstalkd.server.TcpServerVerticle(
+        stage, address).admitting(remote -> own.contains(remote.port()));
+    await(vertx.deployVerticle(new io.github.vertxbeanstalkd.engine.QueueEngineVerticle(address,
+        io.github.vertxbeanstalkd.engine.ServerInfo.gather(), stage.maxJobSizeBytes(),
+        io.github.vertxbeanstalkd.persistence.BinlogConfig.inMemory())));
+    await(vertx.deployVerticle(tcp));
+    try (java.net.Socket stranger = new java.net.Socket("127.0.0.1", tcp.actualPort())) {
+      stranger.setSoTimeout(5_000);
+      stranger.getOutputStream().write("put 0 0 60 1\r\nx\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      assertEquals(-1, stranger.getInputStream().read(), "a connection that is not the rehearsal's got a reply");
+    } catch (java.net.SocketException reset) {
+      // Closed before the put was written: refused all the same.
+    }
+    assertEquals(2 * 38, RehearsalScript.play("127.0.0.1", tcp.actualPort(), 2, own));
   }
 
   @Test
