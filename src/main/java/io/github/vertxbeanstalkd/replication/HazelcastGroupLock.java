@@ -12,9 +12,7 @@ import com.hazelcast.cp.session.CPSession;
 import com.hazelcast.cp.session.CPSessionManagementService;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -345,20 +343,24 @@ final class HazelcastGroupLock implements GroupLock {
     return !isSafe() || isSeated;
   }
 
+  /**
+   * The CP seat this node held before it restarted (its address, another CP identity: open-source
+   * Hazelcast keeps no CP state on disk): it is freed at once, so that this node can take a seat
+   * again. A member that is only missing keeps its seat until Hazelcast's own
+   * missing-cp-member-auto-removal (30 s in cluster-group.xml): a node paused past the failure
+   * timeout, or cut off for a moment, comes back still seated, and the group keeps three seats and
+   * its tolerance of the next fault.
+   */
   private List<CPMember> deadMembers(CPSubsystemManagementService m, Collection<CPMember> members) {
-    Set<Address> live = new HashSet<>();
-    for (Member member : hz.getCluster().getMembers()) {
-      live.add(member.getAddress());
-    }
     Address me = hz.getCluster().getLocalMember().getAddress();
     CPMember local = m.getLocalCPMember();
     List<CPMember> dead = new ArrayList<>();
     for (CPMember c : members) {
-      boolean isMyOldSelf = c.getAddress().equals(me) && (local == null || !local.getUuid().equals(c.getUuid()));
-      if (!live.contains(c.getAddress()) || isMyOldSelf) {
+      if (c.getAddress().equals(me) && (local == null || !local.getUuid().equals(c.getUuid()))) {
         dead.add(c);
       }
     }
     return dead;
   }
+
 }

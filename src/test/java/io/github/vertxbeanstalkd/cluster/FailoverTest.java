@@ -54,7 +54,8 @@ class FailoverTest {
   void acknowledgedJobsSurviveAKilledPrimaryAndAPausedOne() throws Exception {
     CpLoopbackCluster cluster = new CpLoopbackCluster(3, dir);
     System.out.println("FailoverTest: Hazelcast configuration: " + cluster.describe());
-    JsonObject replication = new JsonObject().put("minAcks", 1).put("whenTooFewStandbys", "refuse");
+    // The defaults a user gets (minAcks 1, whenTooFewStandbys "serve"), set out loud.
+    JsonObject replication = new JsonObject().put("minAcks", 1).put("whenTooFewStandbys", "serve");
     for (int i = 0; i < 3; i++) {
       nodes.add(new GroupNode("node" + (i + 1), dir, cluster.xmlFor(i), replication));
     }
@@ -214,7 +215,7 @@ class FailoverTest {
   /**
    * Puts {@code count} jobs on {@code primary}, each acknowledged, with an id above every id
    * issued before. A put refused while the group has too few standbys (INTERNAL_ERROR, by
-   * {@code whenTooFewStandbys: refuse}) is sent again until the deadline.
+   * {@code whenTooFewStandbys: refuse}, if a test sets it) is sent again until the deadline.
    */
   private void putAcknowledged(GroupNode primary, String prefix, int count) throws InterruptedException {
     long highest = acknowledged.keySet().stream().mapToLong(Long::longValue).max().orElse(0);
