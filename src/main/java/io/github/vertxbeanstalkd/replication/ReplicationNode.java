@@ -54,6 +54,8 @@ public final class ReplicationNode extends VerticleBase {
   /** The deployment serving forwarded connections while this node is the primary. */
   private String forwardingId;
   private String nodeId;
+  /** This node's id among the cluster's Vert.x nodes, which the forwarding side compares with the cluster's. */
+  private String clusterNodeId;
   private ClusterNodes cluster;
   private String role = GroupState.SYNCING;
   private long term;
@@ -93,6 +95,7 @@ public final class ReplicationNode extends VerticleBase {
     }
     LocalCodec.register(vertx, ChangeOutbox.Changes.class);
     cluster = ClusterNodes.of(vertx);
+    clusterNodeId = cluster.localNodeId();
     nodeId = hz.getCluster().getLocalMember().getUuid().toString();
     addresses = Addresses.of(config.group(), nodeId);
     engine = new EngineShipping(vertx, engineAddress);
@@ -271,8 +274,8 @@ public final class ReplicationNode extends VerticleBase {
         })
         .compose(v -> {
           vertx.eventBus().publish(addresses.announcements(), new JsonObject().put("term", promotedTerm)
-              .put("node", nodeId));
-          route.set(new PrimaryRoute.Primary(promotedTerm, nodeId, null));
+              .put("node", clusterNodeId));
+          route.set(new PrimaryRoute.Primary(promotedTerm, clusterNodeId, null));
           return fronts.open();
         })
         .onSuccess(v -> {
@@ -297,7 +300,7 @@ public final class ReplicationNode extends VerticleBase {
     }
     boolean resumed = shipper.subscribe(msg.body().getString("node"), msg.body().getLong("resumeTerm", -1L),
         msg.body().getLong("resumeFrom", -1L));
-    msg.reply(new JsonObject().put("term", term).put("resumed", resumed).put("node", nodeId));
+    msg.reply(new JsonObject().put("term", term).put("resumed", resumed).put("node", clusterNodeId));
   }
 
   /** Another node is the primary of {@code primaryTerm}: this node's connections run there, unless it knows a newer one. */
