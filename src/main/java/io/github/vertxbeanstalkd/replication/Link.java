@@ -5,6 +5,14 @@ import java.util.List;
 
 /** Where one routed connection's session runs now: this node's engine, or a primary across the cluster. */
 interface Link {
+  /** Opens routed connections' sessions on primaries, and hears when a connection closes. */
+  interface Opener {
+    /** Opens {@code connection}'s session on {@code primary}; its replies go to {@link RoutedConnection#onReply}. */
+    Link open(PrimaryRoute.Primary primary, RoutedConnection connection);
+
+    void closed(RoutedConnection connection);
+  }
+
   /** The primary this session runs on. */
   PrimaryRoute.Primary primary();
 

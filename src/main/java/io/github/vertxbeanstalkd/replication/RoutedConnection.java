@@ -48,7 +48,7 @@ final class RoutedConnection implements ConnectionSession {
     }
   }
 
-  private final RoutedSessions host;
+  private final Link.Opener host;
   private final EngineClient.Listener listener;
   private final SessionKey key;
   private final ConnectionTubes tubes = new ConnectionTubes();
@@ -57,7 +57,7 @@ final class RoutedConnection implements ConnectionSession {
   private boolean isInputEnded;
   private boolean isClosed;
 
-  RoutedConnection(RoutedSessions host, EngineClient.Listener listener, SessionKey key) {
+  RoutedConnection(Link.Opener host, EngineClient.Listener listener, SessionKey key) {
     this.host = host;
     this.listener = listener;
     this.key = key;
@@ -142,15 +142,14 @@ final class RoutedConnection implements ConnectionSession {
       tubes.heard(e.command, r);
       out.add(r);
     }
-    if (reply.isComplete()) {
-      // The end of input answered a waiting reserve, and the engine dropped what came after it.
-      awaiting.removeIf(e -> e.state == State.SENT || e.state == State.SILENT);
-    }
     if (reply.hasEnded()) {
       // The primary ended the session (it stepped down): what it had is lost, as in a failover; a
       // new session opens on the next primary, or on this one again a moment later.
       link = null;
       lose();
+    } else if (reply.isComplete()) {
+      // The end of input answered a waiting reserve, and the engine dropped what came after it.
+      awaiting.removeIf(e -> e.state == State.SENT || e.state == State.SILENT);
     }
     answerLost(out);
     deliver(out, reply.holdsJobs());
@@ -191,7 +190,7 @@ final class RoutedConnection implements ConnectionSession {
 
   /** Opens a session on {@code primary}: the connection's tubes first, then what waits to be sent. */
   void attach(PrimaryRoute.Primary primary) {
-    link = host.link(primary, this);
+    link = host.open(primary, this);
     List<Command> replay = tubes.replay();
     List<Command> send = new ArrayList<>(replay.size() + awaiting.size());
     send.addAll(replay);

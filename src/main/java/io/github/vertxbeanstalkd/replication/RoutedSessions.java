@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * the primary changes, every connection moves to the new one. What the connections send during one
  * event-loop turn leaves as one message. Runs on the front's context only.
  */
-final class RoutedSessions implements SessionHost {
+final class RoutedSessions implements SessionHost, Link.Opener {
   private static final Logger log = LoggerFactory.getLogger(RoutedSessions.class);
   /** How often detached connections are looked at. */
   private static final long TICK_MILLIS = 1000;
@@ -114,12 +114,13 @@ final class RoutedSessions implements SessionHost {
     return closed.future();
   }
 
-  void closed(RoutedConnection c) {
+  @Override
+  public void closed(RoutedConnection c) {
     connections.remove(c);
   }
 
-  /** Opens {@code connection}'s session on {@code primary}. */
-  Link link(PrimaryRoute.Primary primary, RoutedConnection connection) {
+  @Override
+  public Link open(PrimaryRoute.Primary primary, RoutedConnection connection) {
     if (primary.isLocal()) {
       return new LocalLink(primary, connection);
     }
