@@ -70,7 +70,7 @@ final class ServingFronts implements Fronts {
     isOpen = true;
     Future<?> deployed = Future.succeededFuture();
     if (hasTcp() && tcpId == null) {
-      deployed = deployListeners();
+      deployed = deployed.compose(v -> deployListeners());
     }
     if (config.eventBus().isEnabled()) {
       deployed = deployed.compose(v -> vertx.deployVerticle(new BusFrontVerticle(config, address, durations)))
@@ -85,7 +85,12 @@ final class ServingFronts implements Fronts {
     // In reverse order: the event-bus front, then the listeners.
     String bus = busId;
     busId = null;
-    Future<Void> done = bus == null ? Future.succeededFuture() : vertx.undeploy(bus);
+    // Composed on a future of no context: called from a thread outside Vert.x (an embedder's
+    // close), the result must not complete on a context that Vert.x's own close then stops.
+    Future<Void> done = Future.succeededFuture();
+    if (bus != null) {
+      done = done.compose(v -> vertx.undeploy(bus));
+    }
     if (!isTcpForGood && tcpId != null) {
       String listeners = tcpId;
       tcpId = null;
