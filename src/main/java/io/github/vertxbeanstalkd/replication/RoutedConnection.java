@@ -40,6 +40,8 @@ final class RoutedConnection implements ConnectionSession {
     private Command command;
     private State state;
     private long sentNanos;
+    /** Sent before the end of input: the engine drops it if it waits behind a reserve then. */
+    private boolean isBeforeEndOfInput;
 
     Entry(Command command, State state, long sentNanos) {
       this.command = command;
@@ -96,8 +98,15 @@ final class RoutedConnection implements ConnectionSession {
     }
     isInputEnded = true;
     if (link != null) {
-      link.endInput();
+      endInputThere();
     }
+  }
+
+  private void endInputThere() {
+    for (Entry e : awaiting) {
+      e.isBeforeEndOfInput = e.state == State.SENT || e.state == State.SILENT;
+    }
+    link.endInput();
   }
 
   @Override
@@ -148,8 +157,10 @@ final class RoutedConnection implements ConnectionSession {
       link = null;
       lose();
     } else if (reply.isComplete()) {
-      // The end of input answered a waiting reserve, and the engine dropped what came after it.
-      awaiting.removeIf(e -> e.state == State.SENT || e.state == State.SILENT);
+      // The end of input answered a waiting reserve, and the engine dropped what it had queued
+      // behind it. Only that: what was sent later may not have reached the engine yet (a client's
+      // next batch can follow the replay of its tubes before the replay is answered).
+      awaiting.removeIf(e -> e.isBeforeEndOfInput && (e.state == State.SENT || e.state == State.SILENT));
     }
     answerLost(out);
     deliver(out, reply.holdsJobs());
@@ -209,7 +220,7 @@ final class RoutedConnection implements ConnectionSession {
       link.submit(send);
     }
     if (isInputEnded) {
-      link.endInput();
+      endInputThere();
     }
   }
 

@@ -183,6 +183,23 @@ class RoutedConnectionTest {
   }
 
   @Test
+  void aBatchSentAfterTheReplayWaitsForItsRepliesThoughTheReplayIsComplete() {
+    connection.attach(FIRST);
+    submit(new Command.Use("u"));
+    link().answer(true, "USING u");
+    connection.rerouteTo(null);
+    connection.rerouteTo(SECOND);
+    // The client's next batch leaves before the replay is answered; the engine, which has not
+    // seen it yet, says the session is complete after the replay.
+    submit(Command.ListTubeUsed.INSTANCE);
+    link().answer(true, "USING u");
+    assertEquals(List.of("USING u"), heard);
+    link().answer(true, "USING u");
+    assertEquals(List.of("USING u", "USING u"), heard);
+    assertTrue(isComplete);
+  }
+
+  @Test
   void theEndOfInputDropsWhatWaitedBehindTheReserve() {
     connection.attach(FIRST);
     submit(Command.Reserve.FOREVER, Command.Stats.INSTANCE);
