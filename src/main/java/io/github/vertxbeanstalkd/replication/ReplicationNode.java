@@ -273,6 +273,10 @@ public final class ReplicationNode extends VerticleBase {
           return primaryConsumer.completion();
         })
         .compose(v -> {
+          if (!isPrimaryOf(promotedTerm)) {
+            // Stepped down meanwhile, which closed the consumer and the forwarding address.
+            return Future.failedFuture("stepped down while taking over");
+          }
           vertx.eventBus().publish(addresses.announcements(), new JsonObject().put("term", promotedTerm)
               .put("node", clusterNodeId));
           route.set(new PrimaryRoute.Primary(promotedTerm, clusterNodeId, null));
