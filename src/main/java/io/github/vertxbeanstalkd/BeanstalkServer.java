@@ -1,6 +1,7 @@
 package io.github.vertxbeanstalkd;
 
 import io.github.vertxbeanstalkd.api.BusFrontVerticle;
+import io.github.vertxbeanstalkd.bus.ConnectionRouting;
 import io.github.vertxbeanstalkd.bus.EngineAddress;
 import io.github.vertxbeanstalkd.bus.EngineRequest;
 import io.github.vertxbeanstalkd.bus.GroupStatus;
@@ -12,6 +13,8 @@ import io.github.vertxbeanstalkd.engine.Clock;
 import io.github.vertxbeanstalkd.engine.QueueEngineVerticle;
 import io.github.vertxbeanstalkd.bus.EngineObserver;
 import io.github.vertxbeanstalkd.bus.GroupState;
+import io.github.vertxbeanstalkd.replication.Forwarding;
+import io.github.vertxbeanstalkd.replication.PrimaryRoute;
 import io.github.vertxbeanstalkd.replication.ReplicationNode;
 import io.github.vertxbeanstalkd.engine.ServerInfo;
 import io.github.vertxbeanstalkd.http.HttpFrontVerticle;
@@ -127,7 +130,11 @@ public final class BeanstalkServer {
     ServerMetrics metrics =
         config.isMetricsEnabled() ? ServerMetrics.create(config.binlog().isEnabled(), group) : null;
     CommandDurations durations = metrics == null ? CommandDurations.NONE : metrics.commandDurations();
-    ServingFronts fronts = new ServingFronts(vertx, config, address, durations, tlsCredentials);
+    boolean isReplicated = config.replication().isEnabled();
+    // A replicated node's TCP connections run on whichever node is the group's primary.
+    PrimaryRoute route = isReplicated ? new PrimaryRoute() : null;
+    ConnectionRouting routing = isReplicated ? new Forwarding(route, config.replication().group()) : ConnectionRouting.LOCAL;
+    ServingFronts fronts = new ServingFronts(vertx, config, address, durations, tlsCredentials, routing);
     HttpFrontVerticle http = config.http().isEnabled()
         ? new HttpFrontVerticle(config.http(), address, readiness, metrics, group) : null;
     Future<?> deployed = Future.succeededFuture();
@@ -144,10 +151,16 @@ public final class BeanstalkServer {
       // After the engine (and its replay of the log), before the port opens.
       deployed = deployed.compose(v -> Rehearsal.run(vertx, gathered.result()));
     }
-    if (config.replication().isEnabled()) {
-      // The group decides: the fronts open when this node is the primary.
+    if (isReplicated) {
+      // Every node's port serves the queue from the start; the group decides which node's engine
+      // runs the connections' sessions, and opens the event-bus address on the primary only.
+      deployed = deployed.compose(v -> fronts.openListeners()).onSuccess(id -> {
+        if (id != null) {
+          ids.add(id);
+        }
+      });
       deployed = deployed.compose(v -> vertx.deployVerticle(new ReplicationNode(config.replication(), address, group,
-              fronts, config.binlog().dir(), metrics == null ? nanos -> {} : metrics::recordAck)))
+              fronts, route, config.binlog().dir(), metrics == null ? nanos -> {} : metrics::recordAck)))
           .onSuccess(ids::add);
     } else {
       deployed = deployed.compose(v -> fronts.open());

@@ -1,6 +1,7 @@
 package io.github.vertxbeanstalkd;
 
 import io.github.vertxbeanstalkd.api.BusFrontVerticle;
+import io.github.vertxbeanstalkd.bus.ConnectionRouting;
 import io.github.vertxbeanstalkd.bus.EngineAddress;
 import io.github.vertxbeanstalkd.config.ServerConfig;
 import io.github.vertxbeanstalkd.metrics.CommandDurations;
@@ -9,13 +10,12 @@ import io.github.vertxbeanstalkd.server.TcpServerVerticle;
 import io.github.vertxbeanstalkd.server.TlsCredentials;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
- * The fronts that serve the queue, the TCP and TLS listeners and the event-bus address, deployed
- * together: at start on a server of its own, and on each promotion of a replicated node (closed
- * again when it steps down).
+ * The fronts that serve the queue: the TCP and TLS listeners and the event-bus address. A server of
+ * its own opens them all at start. A replicated node opens its listeners at start for good (every
+ * node's port serves the queue, its connections routed to the primary), and the event-bus address
+ * on each promotion, closed again when it steps down.
  */
 final class ServingFronts implements Fronts {
   private final Vertx vertx;
@@ -23,21 +23,43 @@ final class ServingFronts implements Fronts {
   private final EngineAddress address;
   private final CommandDurations durations;
   private final TlsCredentials tls;
-  private final List<String> ids = new ArrayList<>();
+  private final ConnectionRouting routing;
   private TcpServerVerticle tcp;
+  private String tcpId;
+  private String busId;
+  private boolean isTcpForGood;
   private boolean isOpen;
 
   ServingFronts(Vertx vertx, ServerConfig config, EngineAddress address, CommandDurations durations,
-      TlsCredentials tls) {
+      TlsCredentials tls, ConnectionRouting routing) {
     this.vertx = vertx;
     this.config = config;
     this.address = address;
     this.durations = durations;
     this.tls = tls;
+    this.routing = routing;
   }
 
-  boolean hasTcp() {
+  @Override
+  public boolean hasTcp() {
     return config.isTcpEnabled() || tls != null;
+  }
+
+  /**
+   * Opens the TCP and TLS listeners for the server's whole life: {@link #close()} leaves them open.
+   * Completes with their deployment's id (null without TCP), for the server to undeploy last.
+   */
+  Future<String> openListeners() {
+    isTcpForGood = true;
+    return hasTcp() ? deployListeners() : Future.succeededFuture();
+  }
+
+  private Future<String> deployListeners() {
+    TcpServerVerticle listener = new TcpServerVerticle(config, address, durations, tls, routing);
+    return vertx.deployVerticle(listener).onSuccess(id -> {
+      tcpId = id;
+      tcp = listener;
+    });
   }
 
   @Override
@@ -47,16 +69,12 @@ final class ServingFronts implements Fronts {
     }
     isOpen = true;
     Future<?> deployed = Future.succeededFuture();
-    if (hasTcp()) {
-      TcpServerVerticle listener = new TcpServerVerticle(config, address, durations, tls);
-      deployed = deployed.compose(v -> vertx.deployVerticle(listener)).onSuccess(id -> {
-        ids.add(id);
-        tcp = listener;
-      });
+    if (hasTcp() && tcpId == null) {
+      deployed = deployed.compose(v -> deployListeners());
     }
     if (config.eventBus().isEnabled()) {
       deployed = deployed.compose(v -> vertx.deployVerticle(new BusFrontVerticle(config, address, durations)))
-          .onSuccess(ids::add);
+          .onSuccess(id -> busId = id);
     }
     return deployed.mapEmpty();
   }
@@ -64,18 +82,25 @@ final class ServingFronts implements Fronts {
   @Override
   public Future<Void> close() {
     isOpen = false;
-    tcp = null;
-    Future<Void> done = Future.succeededFuture();
     // In reverse order: the event-bus front, then the listeners.
-    for (int i = ids.size() - 1; i >= 0; i--) {
-      String id = ids.get(i);
-      done = done.compose(v -> vertx.undeploy(id));
+    String bus = busId;
+    busId = null;
+    // Composed on a future of no context: called from a thread outside Vert.x (an embedder's
+    // close), the result must not complete on a context that Vert.x's own close then stops.
+    Future<Void> done = Future.succeededFuture();
+    if (bus != null) {
+      done = done.compose(v -> vertx.undeploy(bus));
     }
-    ids.clear();
+    if (!isTcpForGood && tcpId != null) {
+      String listeners = tcpId;
+      tcpId = null;
+      tcp = null;
+      done = done.compose(v -> vertx.undeploy(listeners));
+    }
     return done;
   }
 
-  /** The TCP listener now, or null (none configured, or not the primary). */
+  /** The TCP listener now, or null (none configured, or not open). */
   TcpServerVerticle tcp() {
     return tcp;
   }

@@ -60,6 +60,26 @@ public final class EngineClient {
     return new EngineSession(this, key);
   }
 
+  /** This engine as the host of a protocol front's connections, each a session counted as a connection. */
+  public SessionHost connections() {
+    return new SessionHost() {
+      @Override
+      public ConnectionSession open(Listener listener) {
+        return EngineClient.this.open(true, listener);
+      }
+
+      @Override
+      public void connectionRefused() {
+        EngineClient.this.connectionRefused();
+      }
+
+      @Override
+      public Future<Void> stop() {
+        return Future.succeededFuture();
+      }
+    };
+  }
+
   /** A connection over maxConnections was closed at once: the engine counts it. */
   public void connectionRefused() {
     send(new EngineRequest.ConnectionRefused());

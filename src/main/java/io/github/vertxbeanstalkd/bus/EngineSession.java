@@ -7,7 +7,7 @@ import java.util.List;
  * A front's handle to one session of the engine: what it submits runs in order, and the replies
  * reach the listener it was opened with, in the same order.
  */
-public final class EngineSession {
+public final class EngineSession implements ConnectionSession {
   private final EngineClient client;
   private final SessionKey key;
   private boolean isClosed;
@@ -22,6 +22,7 @@ public final class EngineSession {
   }
 
   /** Runs {@code commands} in order, in the session's own tubes. */
+  @Override
   public void submit(List<Command> commands) {
     submit(commands, Scope.NONE);
   }
@@ -34,6 +35,7 @@ public final class EngineSession {
   }
 
   /** The client will send nothing more; a reserve it waits in answers TIMED_OUT. */
+  @Override
   public void endInput() {
     if (!isClosed) {
       client.send(new EngineRequest.EndInput(key));
@@ -53,6 +55,12 @@ public final class EngineSession {
       client.forget(key);
     }
     client.send(new EngineRequest.Close(key));
+  }
+
+  /** Ends the session without hearing its end notice. */
+  @Override
+  public void close() {
+    close(false);
   }
 
   public boolean isClosed() {

@@ -39,11 +39,17 @@ final class GroupHealth {
       return null;
     }
     return switch (s.role()) {
-      case GroupState.STANDBY -> "standby: the primary serves the queue";
-      case GroupState.SYNCING -> "syncing: copying the primary's state; the primary serves the queue";
+      case GroupState.STANDBY -> "standby: no primary known to forward connections to";
+      case GroupState.SYNCING -> "syncing: copying the primary's state; no primary known to forward connections to";
       case GroupState.PRIMARY -> "primary: not serving the queue yet (term " + s.term() + ")";
       default -> s.role() + ": the primary serves the queue";
     };
+  }
+
+  /** How a node that serves the queue serves it, for /readyz: nothing, or where its connections run. */
+  String servingNote() {
+    GroupState s = state();
+    return s == null || s.isPrimary() ? "" : "; connections forwarded to the primary (term " + s.term() + ")";
   }
 
   /** The role, for a /readyz answer; nothing when the node is not replicated. */

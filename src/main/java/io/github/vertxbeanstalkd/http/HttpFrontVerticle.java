@@ -154,7 +154,8 @@ public final class HttpFrontVerticle extends VerticleBase {
           Responses.json(ctx.response(), 503, notReady("draining: puts are refused (undrain to accept them again)"));
         } else {
           Responses.json(ctx.response(), 200, group.addRoleTo(new JsonObject().put("ready", true)
-              .put("reason", "listening on " + readiness.listening() + "; binlog replayed; not draining")));
+              .put("reason", "listening on " + readiness.listening() + "; binlog replayed; not draining"
+                  + group.servingNote())));
         }
       });
     }

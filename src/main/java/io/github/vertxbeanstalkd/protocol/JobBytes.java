@@ -84,6 +84,17 @@ public final class JobBytes {
     }
   }
 
+  /** Appends every byte to {@code out}, range by range, without an array of their own. */
+  public void appendTo(io.vertx.core.buffer.Buffer out) {
+    if (arrays == null) {
+      out.appendBytes(array, offset, length);
+      return;
+    }
+    for (int i = 0; i < arrays.length; i++) {
+      out.appendBytes(arrays[i], offsets[i], lengths[i]);
+    }
+  }
+
   /** A fresh array holding the bytes. */
   public byte[] toArray() {
     byte[] copy = new byte[length];

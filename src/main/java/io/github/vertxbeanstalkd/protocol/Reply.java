@@ -60,6 +60,25 @@ public sealed interface Reply {
   /** {@code OK <bytes>} followed by a stats document, written as YAML. */
   record Stats(StatsDocument document) implements Reply {}
 
+  /**
+   * A reply another node already encoded with {@link ReplyEncoder}, CR LF and any body included: a
+   * standby writes its primary's replies as they are, so they are the primary's to the byte.
+   */
+  record Encoded(byte[] bytes) implements Reply {
+    /** Whether the reply's line starts with {@code word}, such as {@code "WATCHING "}. */
+    public boolean startsWith(String word) {
+      if (bytes.length < word.length()) {
+        return false;
+      }
+      for (int i = 0; i < word.length(); i++) {
+        if (bytes[i] != word.charAt(i)) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+
   /** {@code OK <bytes>} followed by a YAML list of tube names (list-tubes, list-tubes-watched). */
   record TubeNames(List<String> names) implements Reply {
     /** The YAML document's bytes: {@code ---}, then {@code - name} per tube. */

@@ -33,6 +33,8 @@ public final class ReplyEncoder {
       document(out, stats.document().yaml());
     } else if (reply instanceof Reply.TubeNames names) {
       document(out, names.yaml());
+    } else if (reply instanceof Reply.Encoded encoded) {
+      out.appendBytes(encoded.bytes());
     }
   }
 
@@ -49,6 +51,9 @@ public final class ReplyEncoder {
     }
     if (reply instanceof Reply.Stats || reply instanceof Reply.TubeNames) {
       return 4096;
+    }
+    if (reply instanceof Reply.Encoded encoded) {
+      return encoded.bytes().length;
     }
     return 32;
   }

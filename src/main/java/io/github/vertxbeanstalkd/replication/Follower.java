@@ -46,6 +46,8 @@ final class Follower {
   private boolean isActive;
   private long newestTerm;
   private long followedTerm = -1;
+  /** The cluster node id of the primary followed, as it answered the subscription. */
+  private String followedNode;
   private long applied;
   private long appliedBytes;
   private volatile long lastHeardNanos;
@@ -97,6 +99,11 @@ final class Follower {
 
   long newestTerm() {
     return newestTerm;
+  }
+
+  /** The cluster node id of the primary this node subscribed to last; null before it did. */
+  String followedNode() {
+    return followedNode;
   }
 
   /**
@@ -212,6 +219,7 @@ final class Follower {
             long term = r.result().body().getLong("term");
             sawTerm(term);
             followedTerm = term;
+            followedNode = r.result().body().getString("node");
             lastHeardNanos = System.nanoTime();
             boolean resumed = r.result().body().getBoolean("resumed", false);
             log.info("replication: following the primary of term {}{}", term,
@@ -232,6 +240,8 @@ final class Follower {
     if (isActive && isSubscribing && followedTerm < 0) {
       // The primary's first batch can come before its answer to the subscription.
       followedTerm = batch.term();
+      // Which node that is, its answer says.
+      followedNode = null;
     }
     if (!isActive || batch.term() != followedTerm) {
       message.fail(410, "NOT_FOLLOWING term " + batch.term());

@@ -29,8 +29,10 @@ import org.slf4j.LoggerFactory;
 /**
  * This node's part in its replication group (shared/spec/REPLICATION.md): it competes for the
  * group's lock; while it holds it, it is the primary (its fronts open, its changes shipped, its
- * replies acknowledged only with minAcks standbys and a fresh lease); otherwise it follows the
- * primary as a standby. Every change of role is logged with its term.
+ * replies acknowledged only with minAcks standbys and a fresh lease, the connections standbys
+ * forward served); otherwise it follows the primary as a standby. Either way it says where the
+ * primary is ({@link PrimaryRoute}), for this node's TCP connections. Every change of role is
+ * logged with its term.
  */
 public final class ReplicationNode extends VerticleBase {
   private static final Logger log = LoggerFactory.getLogger(ReplicationNode.class);
@@ -48,6 +50,7 @@ public final class ReplicationNode extends VerticleBase {
   private final EngineAddress engineAddress;
   private final GroupStatus status;
   private final Fronts fronts;
+  private final PrimaryRoute route;
   private final LongConsumer ackNanos;
   private Context context;
   private GroupLock lock;
@@ -57,6 +60,12 @@ public final class ReplicationNode extends VerticleBase {
   private Shipper shipper;
   private ChangeOutbox outbox;
   private MessageConsumer<JsonObject> primaryConsumer;
+  /** The deployment serving forwarded connections while this node is the primary. */
+  private String forwardingId;
+  private String nodeId;
+  /** This node's id among the cluster's Vert.x nodes, which the forwarding side compares with the cluster's. */
+  private String clusterNodeId;
+  private ClusterNodes cluster;
   private String role = GroupState.SYNCING;
   private long term;
   private long failovers;
@@ -70,11 +79,13 @@ public final class ReplicationNode extends VerticleBase {
   /**
    * @param binlogDir this node's binlog directory, where it keeps its position in the primary's
    *     stream across restarts (null: in memory only)
+   * @param route where this node says the primary is, for its TCP connections
    * @param ackNanos hears how long each standby's acknowledgement took (may do nothing)
    */
   public ReplicationNode(ReplicationConfig config, EngineAddress engineAddress, GroupStatus status, Fronts fronts,
-      java.nio.file.Path binlogDir, LongConsumer ackNanos) {
+      PrimaryRoute route, java.nio.file.Path binlogDir, LongConsumer ackNanos) {
     this.config = config;
+    this.route = route;
     this.binlogDir = binlogDir;
     this.engineAddress = engineAddress;
     this.status = status;
@@ -92,7 +103,9 @@ public final class ReplicationNode extends VerticleBase {
           + "conf/cluster-group.xml", true));
     }
     LocalCodec.register(vertx, ChangeOutbox.Changes.class);
-    String nodeId = hz.getCluster().getLocalMember().getUuid().toString();
+    cluster = ClusterNodes.of(vertx);
+    clusterNodeId = cluster.localNodeId();
+    nodeId = hz.getCluster().getLocalMember().getUuid().toString();
     addresses = Addresses.of(config.group(), nodeId);
     engine = new EngineShipping(vertx, engineAddress);
     lock = new HazelcastGroupLock(hz, config.group());
@@ -118,6 +131,7 @@ public final class ReplicationNode extends VerticleBase {
         isFollowing = true;
         if (!role.equals(GroupState.PRIMARY)) {
           term = Math.max(term, followedTerm);
+          routeTo(followedTerm, follower.followedNode());
           // A standby can take over: caught up, and seated among the lock's consensus members.
           setRole(lock.isSeated() ? GroupState.STANDBY : GroupState.SYNCING);
         }
@@ -258,37 +272,78 @@ public final class ReplicationNode extends VerticleBase {
     isFollowing = false;
     follower.stop();
     follower.forgetCopy();
+    // This node's connections wait while it takes over: the primary they ran on is gone.
+    route.set(null);
     shipper = new Shipper(vertx, config, engine, term, () -> stepDown("a standby has seen a newer term"), ackNanos);
     Shipper promoted = shipper;
-    engine.run(port -> {
+    Future<Long> replicating = engine.run(port -> {
       port.replicateTo(outbox);
       return port.lastSequence();
     }).onSuccess(promoted::acknowledgedUpTo);
     renewLease(confirmedAtNanos);
-    primaryConsumer = vertx.eventBus().consumer(addresses.primary(), msg -> {
-      long theirTerm = msg.body().getLong("term", 0L);
-      if (theirTerm > term) {
-        msg.fail(409, "STALE_TERM " + theirTerm);
-        stepDown("a standby has seen term " + theirTerm);
-        return;
-      }
-      boolean resumed = shipper.subscribe(msg.body().getString("node"), msg.body().getLong("resumeTerm", -1L),
-          msg.body().getLong("resumeFrom", -1L));
-      msg.reply(new JsonObject().put("term", term).put("resumed", resumed));
-    });
     if (hadPrimary) {
       failovers++;
     }
     setRole(GroupState.PRIMARY);
     log.info("replication: role primary, term {}", term);
-    primaryConsumer.completion()
-        .onSuccess(v -> vertx.eventBus().publish(addresses.announcements(), new JsonObject().put("term", term)))
-        .compose(v -> fronts.open())
+    long promotedTerm = term;
+    // Standbys forward their connections here once they hear of this primary (its answer to their
+    // subscription, its announcement), so its forwarding address is registered before either; and
+    // sessions open here only once the engine holds its replies for the standbys' acknowledgements.
+    replicating
+        .compose(v -> vertx.deployVerticle(new ForwardedSessionsVerticle(engineAddress, addresses.forward(promotedTerm))))
+        .compose(id -> {
+          if (!isPrimaryOf(promotedTerm)) {
+            return vertx.undeploy(id).compose(v -> Future.failedFuture("stepped down while taking over"));
+          }
+          forwardingId = id;
+          primaryConsumer = vertx.eventBus().consumer(addresses.primary(), this::onSubscription);
+          return primaryConsumer.completion();
+        })
+        .compose(v -> {
+          if (!isPrimaryOf(promotedTerm)) {
+            // Stepped down meanwhile, which closed the consumer and the forwarding address.
+            return Future.failedFuture("stepped down while taking over");
+          }
+          vertx.eventBus().publish(addresses.announcements(), new JsonObject().put("term", promotedTerm)
+              .put("node", clusterNodeId));
+          route.set(new PrimaryRoute.Primary(promotedTerm, clusterNodeId, null));
+          return fronts.open();
+        })
         .onSuccess(v -> {
-          servesProtocol = role.equals(GroupState.PRIMARY);
+          servesProtocol = isPrimaryOf(promotedTerm);
           publish();
         })
-        .onFailure(e -> log.error("replication: could not open the protocol's listeners as primary", e));
+        .onFailure(e -> log.error("replication: could not open the ways in as primary of term {}: {}", promotedTerm,
+            e.getMessage()));
+  }
+
+  private boolean isPrimaryOf(long aTerm) {
+    return role.equals(GroupState.PRIMARY) && term == aTerm;
+  }
+
+  /** A standby subscribes to this primary's stream. */
+  private void onSubscription(io.vertx.core.eventbus.Message<JsonObject> msg) {
+    long theirTerm = msg.body().getLong("term", 0L);
+    if (theirTerm > term) {
+      msg.fail(409, "STALE_TERM " + theirTerm);
+      stepDown("a standby has seen term " + theirTerm);
+      return;
+    }
+    boolean resumed = shipper.subscribe(msg.body().getString("node"), msg.body().getLong("resumeTerm", -1L),
+        msg.body().getLong("resumeFrom", -1L));
+    msg.reply(new JsonObject().put("term", term).put("resumed", resumed).put("node", clusterNodeId));
+  }
+
+  /** Another node is the primary of {@code primaryTerm}: this node's connections run there, unless it knows a newer one. */
+  private void routeTo(long primaryTerm, String primaryNode) {
+    PrimaryRoute.Primary now = route.current();
+    if (role.equals(GroupState.PRIMARY) || primaryNode == null || (now != null && now.term() >= primaryTerm)
+        || (cluster != null && !cluster.nodeIds().contains(primaryNode))) {
+      return;
+    }
+    route.set(new PrimaryRoute.Primary(primaryTerm, primaryNode, addresses.forward(primaryTerm)));
+    publish();
   }
 
   private void renewLease(long confirmedAtNanos) {
@@ -305,12 +360,18 @@ public final class ReplicationNode extends VerticleBase {
     shipper = null;
     servesProtocol = false;
     isFollowing = false;
+    // This node's connections wait for the next primary; their sessions here end.
+    route.set(null);
     term = Math.max(term, follower.newestTerm());
     setRole(GroupState.SYNCING);
     engine.send(port -> port.stopReplicating());
     Future<Void> unregistered = primaryConsumer == null ? Future.succeededFuture() : primaryConsumer.unregister();
     primaryConsumer = null;
-    unregistered.compose(v -> fronts.close()).onComplete(v -> follower.start());
+    String forwarding = forwardingId;
+    forwardingId = null;
+    unregistered.transform(v -> forwarding == null ? Future.succeededFuture() : vertx.undeploy(forwarding))
+        .transform(v -> fronts.close())
+        .onComplete(v -> follower.start());
   }
 
   private void onAnnouncement(JsonObject announcement) {
@@ -324,9 +385,16 @@ public final class ReplicationNode extends VerticleBase {
     }
     follower.onAnnouncement(announced);
     term = Math.max(term, announced);
+    routeTo(announced, announcement.getString("node"));
   }
 
   private void tick() {
+    PrimaryRoute.Primary primary = route.current();
+    if (primary != null && !primary.isLocal() && cluster != null && !cluster.nodeIds().contains(primary.nodeId())) {
+      // The primary's node left the cluster: this node's connections wait for the next one.
+      log.info("replication: the primary of term {} (node {}) left the cluster", primary.term(), primary.nodeId());
+      route.set(null);
+    }
     if (shipper != null) {
       shipper.tick();
     } else {
@@ -350,8 +418,10 @@ public final class ReplicationNode extends VerticleBase {
 
   private void publish() {
     boolean isPrimary = role.equals(GroupState.PRIMARY);
+    // REPLICATION.md, "Roles": a standby's port serves the queue while it has a primary to forward to.
+    boolean serves = isPrimary ? servesProtocol : fronts.hasTcp() && route.current() != null;
     status.set(new GroupState(role, term, isPrimary && shipper != null ? shipper.caughtUp() : 0,
         isPrimary && shipper != null && shipper.isDegraded(), isPrimary ? 0 : lagBytes,
-        lock == null || lock.isSafe(), failovers, servesProtocol));
+        lock == null || lock.isSafe(), failovers, serves));
   }
 }

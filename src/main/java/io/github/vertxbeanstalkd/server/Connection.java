@@ -1,8 +1,8 @@
 package io.github.vertxbeanstalkd.server;
 
-import io.github.vertxbeanstalkd.bus.EngineClient;
+import io.github.vertxbeanstalkd.bus.ConnectionSession;
 import io.github.vertxbeanstalkd.bus.EngineReply;
-import io.github.vertxbeanstalkd.bus.EngineSession;
+import io.github.vertxbeanstalkd.bus.SessionHost;
 import io.github.vertxbeanstalkd.metrics.CommandDurations;
 import io.github.vertxbeanstalkd.protocol.Command;
 import io.github.vertxbeanstalkd.protocol.Reply;
@@ -15,7 +15,7 @@ import java.util.List;
 
 /**
  * One client socket. Every command its {@link CommandReader} finds in what has arrived travels to
- * the engine as one batch; the next batch goes only once this one is answered and written, so
+ * the engine (this node's, or the group's primary's: see {@link SessionHost}) as one batch; the next batch goes only once this one is answered and written, so
  * replies keep their order and a blocked reserve holds back what was pipelined behind it.
  *
  * <p>Memory stays bounded: input is read ahead by at most {@link #INPUT_LIMIT_BYTES}, and replies
@@ -33,8 +33,8 @@ final class Connection implements CommandReader.Listener {
   private static final int WRITE_CHUNK_BYTES = 64 * 1024;
 
   private final NetSocket socket;
-  private final EngineClient engine;
-  private EngineSession session;
+  private final SessionHost engine;
+  private ConnectionSession session;
   private final CommandReader reader;
   private final Runnable onClosed;
   private final CommandDurations durations;
@@ -55,7 +55,7 @@ final class Connection implements CommandReader.Listener {
   private int answered;
   private long sentNanos;
 
-  Connection(NetSocket socket, EngineClient engine, long maxJobSizeBytes, Runnable onClosed,
+  Connection(NetSocket socket, SessionHost engine, long maxJobSizeBytes, Runnable onClosed,
       CommandDurations durations) {
     this.socket = socket;
     this.engine = engine;
@@ -66,7 +66,7 @@ final class Connection implements CommandReader.Listener {
   }
 
   void start() {
-    session = engine.open(true, this::onReply);
+    session = engine.open(this::onReply);
     socket.handler(this::onData);
     socket.exceptionHandler(e -> socket.close());
     socket.closeHandler(v -> closed());
@@ -249,7 +249,7 @@ final class Connection implements CommandReader.Listener {
     }
     isClosed = true;
     unwritten.clear();
-    session.close(false);
+    session.close();
     onClosed.run();
   }
 }

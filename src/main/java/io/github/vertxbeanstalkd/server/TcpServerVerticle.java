@@ -1,7 +1,9 @@
 package io.github.vertxbeanstalkd.server;
 
+import io.github.vertxbeanstalkd.bus.ConnectionRouting;
 import io.github.vertxbeanstalkd.bus.EngineAddress;
 import io.github.vertxbeanstalkd.bus.EngineClient;
+import io.github.vertxbeanstalkd.bus.SessionHost;
 import io.github.vertxbeanstalkd.config.ServerConfig;
 import io.github.vertxbeanstalkd.metrics.CommandDurations;
 import io.vertx.core.Context;
@@ -18,6 +20,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Accepts beanstalkd clients over TCP, and over TLS when it is on, and routes the engine's replies to
  * their connections: both listeners feed one connection table, one cap and one graceful shutdown.
+ * Where each connection's session runs, this node's engine or a replication group's primary, its
+ * {@link ConnectionRouting} decides.
  */
 public final class TcpServerVerticle extends VerticleBase {
   private final ServerConfig config;
@@ -27,9 +31,11 @@ public final class TcpServerVerticle extends VerticleBase {
   private final Rejections rejections = new Rejections();
   private final HandshakeFailures handshakeFailures = new HandshakeFailures();
   private final TlsCredentials tls;
+  private final ConnectionRouting routing;
   private long nextLocalId = 1;
   private EngineClient engine;
   private java.util.function.Predicate<io.vertx.core.net.SocketAddress> admission = remote -> true;
+  private SessionHost host;
   private NetServer server;
   private NetServer tlsServer;
   private Context context;
@@ -48,7 +54,14 @@ public final class TcpServerVerticle extends VerticleBase {
    */
   public TcpServerVerticle(ServerConfig config, EngineAddress address, CommandDurations durations,
       TlsCredentials tls) {
+    this(config, address, durations, tls, ConnectionRouting.LOCAL);
+  }
+
+  /** @param routing where the connections' sessions run: {@link ConnectionRouting#LOCAL} for this node's engine */
+  public TcpServerVerticle(ServerConfig config, EngineAddress address, CommandDurations durations,
+      TlsCredentials tls, ConnectionRouting routing) {
     this.config = config;
+    this.routing = routing;
     this.tls = tls;
     this.address = address;
     this.durations = durations;
@@ -57,7 +70,12 @@ public final class TcpServerVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     context = vertx.getOrCreateContext();
-    Future<?> listening = EngineClient.start(vertx, address).onSuccess(client -> engine = client);
+    Future<?> listening = EngineClient.start(vertx, address)
+        .compose(client -> {
+          engine = client;
+          return routing.start(vertx, client);
+        })
+        .onSuccess(h -> host = h);
     if (config.isTcpEnabled()) {
       NetServerOptions options = new NetServerOptions()
           .setHost(config.host())
@@ -78,7 +96,9 @@ public final class TcpServerVerticle extends VerticleBase {
 
   @Override
   public Future<?> stop() {
-    return Future.all(close(server), close(tlsServer)).compose(v -> engine.stop());
+    return Future.all(close(server), close(tlsServer))
+        .compose(v -> host == null ? Future.succeededFuture() : host.stop())
+        .compose(v -> engine.stop());
   }
 
   private static Future<Void> close(NetServer listener) {
@@ -133,12 +153,12 @@ public final class TcpServerVerticle extends VerticleBase {
     if (connections.size() >= config.maxConnections()) {
       // Over the cap: closed at once, before any byte is read; the others are not touched.
       socket.close();
-      engine.connectionRefused();
+      host.connectionRefused();
       rejections.rejected(config.maxConnections(), socket.remoteAddress());
       return;
     }
     long id = nextLocalId++;
-    Connection c = new Connection(socket, engine, config.maxJobSizeBytes(), () -> connections.remove(id), durations);
+    Connection c = new Connection(socket, host, config.maxJobSizeBytes(), () -> connections.remove(id), durations);
     connections.put(id, c);
     c.start();
   }

@@ -121,6 +121,29 @@ final class GroupNode implements AutoCloseable {
     }
   }
 
+  /** Answers {@code path} of the node's HTTP port with a JSON POST of {} (the admin API: /api/drain, /api/undrain). */
+  int post(String path) throws IOException, InterruptedException {
+    return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + path))
+        .timeout(HEALTHZ_REQUEST).header("content-type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+  }
+
+  /** The status of {@code /readyz} and its JSON, or empty when the node does not answer. */
+  Optional<HttpResponse<String>> readyz() {
+    if (!isAlive() || isStopped) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/readyz"))
+          .timeout(HEALTHZ_REQUEST).build(), HttpResponse.BodyHandlers.ofString()));
+    } catch (IOException notYet) {
+      return Optional.empty();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.empty();
+    }
+  }
+
   /** The role {@code /healthz} reports, or null when it does not answer or says none. */
   String role() {
     return healthz().map(h -> h.getString("role")).orElse(null);
@@ -146,6 +169,8 @@ final class GroupNode implements AutoCloseable {
   /** SIGKILL, as a crash; returns once the process is gone. */
   void kill() throws InterruptedException {
     jvm.kill();
+    // A stopped process killed is gone, not stopped: nothing to resume.
+    isStopped = false;
   }
 
   /** SIGSTOP: the process is frozen, as in a long pause, with its sockets still open. */

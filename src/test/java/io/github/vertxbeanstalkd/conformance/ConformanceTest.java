@@ -29,6 +29,7 @@ import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.TestInstance;
 
 /**
  * Byte-exact differential conformance: replays the conversations recorded from beanstalkd 1.12
@@ -40,18 +41,30 @@ import org.junit.jupiter.api.TestFactory;
  * cases run {@link #PARALLEL_SERVERS} at a time, each server on its own Vert.x instance (the
  * engine listens on a fixed event-bus address, so one server per instance); each dynamic test
  * then reports its own case's outcome. {@code -Dconformance.parallel=1} runs them one by one.
+ * {@link ForwardedConformanceTest} replays them through a forwarding TCP front instead.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ConformanceTest {
   private static final String RESOURCE_DIR = "/conformance";
   private static final int PARALLEL_SERVERS = Integer.getInteger("conformance.parallel", 4);
   private static final long DEPLOY_SECONDS = 10;
   private static final long CASE_SECONDS = 60;
 
-  private static final List<Vertx> instances = new ArrayList<>();
-  private static ExecutorService workers;
+  /** The server one case runs against. */
+  interface Served {
+    int port();
+
+    /** Drain mode, as SIGUSR1. */
+    void drain();
+
+    void close() throws Exception;
+  }
+
+  private final List<Vertx> instances = new ArrayList<>();
+  private ExecutorService workers;
 
   @AfterAll
-  static void closeVertx() throws Exception {
+  void closeVertx() throws Exception {
     if (workers != null) {
       workers.shutdownNow();
     }
@@ -102,7 +115,7 @@ class ConformanceTest {
   }
 
   /** Starts every case on the worker pool, the ones that sleep longest first. */
-  private static Map<ConformanceCase, CompletableFuture<Void>> startAll(Map<String, List<ConformanceCase>> byFile) {
+  private Map<ConformanceCase, CompletableFuture<Void>> startAll(Map<String, List<ConformanceCase>> byFile) {
     BlockingQueue<Vertx> pool = new LinkedBlockingQueue<>();
     for (int i = 0; i < PARALLEL_SERVERS; i++) {
       Vertx vertx = Vertx.vertx();
@@ -145,16 +158,37 @@ class ConformanceTest {
     }
   }
 
-  private static void replay(Vertx vertx, ConformanceCase c) throws Exception {
+  private void replay(Vertx vertx, ConformanceCase c) throws Exception {
     ServerConfig config = c.maxJobSizeBytes() == null
         ? ServerConfig.forTests()
         : ServerConfig.forTests().withMaxJobSize(c.maxJobSizeBytes());
-    BeanstalkServer server = BeanstalkServer.deploy(vertx, config).toCompletionStage().toCompletableFuture()
-        .get(DEPLOY_SECONDS, TimeUnit.SECONDS);
+    Served served = serve(vertx, config);
     try {
-      new CaseReplay(c, server.port(), () -> server.drain().toCompletionStage().toCompletableFuture().join()).run();
+      new CaseReplay(c, served.port(), served::drain).run();
     } finally {
-      server.close().toCompletionStage().toCompletableFuture().get(DEPLOY_SECONDS, TimeUnit.SECONDS);
+      served.close();
     }
+  }
+
+  /** A fresh server on {@code vertx}: the one the recorded clients connect to. */
+  Served serve(Vertx vertx, ServerConfig config) throws Exception {
+    BeanstalkServer server = await(BeanstalkServer.deploy(vertx, config));
+    return new Served() {
+      public int port() {
+        return server.port();
+      }
+
+      public void drain() {
+        server.drain().toCompletionStage().toCompletableFuture().join();
+      }
+
+      public void close() throws Exception {
+        await(server.close());
+      }
+    };
+  }
+
+  static <T> T await(io.vertx.core.Future<T> future) throws Exception {
+    return future.toCompletionStage().toCompletableFuture().get(DEPLOY_SECONDS, TimeUnit.SECONDS);
   }
 }

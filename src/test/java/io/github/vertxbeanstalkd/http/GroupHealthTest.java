@@ -2,6 +2,7 @@ package io.github.vertxbeanstalkd.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.vertxbeanstalkd.BeanstalkServer;
 import io.github.vertxbeanstalkd.bus.GroupState;
@@ -65,11 +66,15 @@ class GroupHealthTest {
     assertEquals(7L, health.getLong("term"));
     HttpResponse<String> readyz = http.get("/readyz");
     assertEquals(503, readyz.statusCode());
-    assertEquals(new JsonObject().put("ready", false).put("reason", "standby: the primary serves the queue")
+    assertEquals(new JsonObject().put("ready", false).put("reason", "standby: no primary known to forward connections to")
         .put("role", "standby"), new JsonObject(readyz.body()));
     // The sidecar pattern: a standby that forwards its TCP connections to the primary serves the queue.
     group.set(new GroupState(GroupState.STANDBY, 7, 0, false, 0, true, 0, true));
-    assertEquals(200, http.get("/readyz").statusCode());
+    HttpResponse<String> forwarding = http.get("/readyz");
+    assertEquals(200, forwarding.statusCode());
+    assertEquals("standby", new JsonObject(forwarding.body()).getString("role"));
+    assertTrue(new JsonObject(forwarding.body()).getString("reason").endsWith("; connections forwarded to the primary (term 7)"),
+        forwarding.body());
   }
 
   @Test
@@ -82,7 +87,7 @@ class GroupHealthTest {
     assertFalse(health.containsKey("degraded"));
     HttpResponse<String> readyz = http.get("/readyz");
     assertEquals(503, readyz.statusCode());
-    assertEquals("syncing: copying the primary's state; the primary serves the queue",
+    assertEquals("syncing: copying the primary's state; no primary known to forward connections to",
         new JsonObject(readyz.body()).getString("reason"));
   }
 

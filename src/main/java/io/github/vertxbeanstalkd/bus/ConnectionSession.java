@@ -1,0 +1,20 @@
+package io.github.vertxbeanstalkd.bus;
+
+import io.github.vertxbeanstalkd.protocol.Command;
+import java.util.List;
+
+/**
+ * One protocol connection's session, wherever it runs (this node's engine, or the group's
+ * primary): what is submitted runs in order, and the replies reach the listener it was opened
+ * with, in the same order, one per command ({@link Command.PutLine} gets none).
+ */
+public interface ConnectionSession {
+  /** Runs {@code commands} in order, in the session's own tubes. */
+  void submit(List<Command> commands);
+
+  /** The client will send nothing more; a reserve it waits in answers TIMED_OUT. */
+  void endInput();
+
+  /** Ends the session: its jobs return to ready, and nothing more is heard from it. */
+  void close();
+}
