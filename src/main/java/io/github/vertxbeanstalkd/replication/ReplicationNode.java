@@ -11,17 +11,11 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.VertxException;
-import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
-import io.vertx.core.eventbus.ReplyException;
-import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.spi.cluster.ClusterManager;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,14 +31,6 @@ import org.slf4j.LoggerFactory;
 public final class ReplicationNode extends VerticleBase {
   private static final Logger log = LoggerFactory.getLogger(ReplicationNode.class);
   private static final long TICK_MILLIS = 200;
-  private static final long QUIET_BEFORE_COMPETING_NANOS = 1_000_000_000L;
-  private static final long POSITION_QUERY_MILLIS = 300;
-  /** How long a live member that does not answer a position query is waited for. */
-  private static final long UNANSWERED_WAIT_NANOS = 2_000_000_000L;
-  /** Since when each member has not answered a position query (lock thread only). */
-  private final java.util.Map<String, Long> silentSince = new java.util.HashMap<>();
-  /** The other nodes' positions when this node last decided to compete, for the log. */
-  private volatile String lastCompared = "";
 
   private final ReplicationConfig config;
   private final EngineAddress engineAddress;
@@ -57,6 +43,7 @@ public final class ReplicationNode extends VerticleBase {
   private Addresses addresses;
   private EngineShipping engine;
   private Follower follower;
+  private Candidacy candidacy;
   private Shipper shipper;
   private ChangeOutbox outbox;
   private MessageConsumer<JsonObject> primaryConsumer;
@@ -137,6 +124,7 @@ public final class ReplicationNode extends VerticleBase {
         }
       }
     }, binlogDir == null ? null : new PositionFile(binlogDir));
+    candidacy = new Candidacy(vertx, config.group(), follower, lock, () -> isFollowing);
     publish();
     return Future.all(
             vertx.eventBus().<ChangeOutbox.Changes>localConsumer(changes, msg -> {
@@ -151,7 +139,7 @@ public final class ReplicationNode extends VerticleBase {
         .compose(v -> follower.start())
         .onSuccess(v -> {
           tickTimer = vertx.setPeriodic(TICK_MILLIS, id -> tick());
-          lock.start(new LockEvents(), this::mayCompete);
+          lock.start(new LockEvents(), candidacy::mayCompete);
           log.info("replication: node {} of group '{}' started (minAcks {}, whenTooFewStandbys {}), fencing {}",
               nodeId, config.group(), config.minAcks(), config.whenTooFewStandbys().word(),
               lock.isSafe() ? "safe (CP subsystem)" : "UNSAFE");
@@ -202,71 +190,13 @@ public final class ReplicationNode extends VerticleBase {
     }
   }
 
-  /**
-   * On the lock's thread: whether this node may take over without losing acknowledged changes. At
-   * a group's first start anyone may; after that only a standby with a complete copy, once the
-   * primary has been silent for a while (a live primary heartbeats every 300 ms), and only while no
-   * other live node has applied more of the same primary's stream. A standby acknowledges a batch
-   * only once it applied it, so whatever a client was told is held by a live node that answers
-   * here with a position at least as far; the standby that acknowledged the last changes wins.
-   */
-  private boolean mayCompete() {
-    long copied = follower.copiedTerm();
-    if (copied < 0) {
-      return follower.newestTerm() == 0 && !isFollowing;
-    }
-    if (System.nanoTime() - follower.lastHeardNanos() < QUIET_BEFORE_COMPETING_NANOS) {
-      return false;
-    }
-    long applied = follower.applied();
-    List<String> ids = lock.otherMemberIds();
-    List<CompletableFuture<Message<JsonObject>>> answers = new ArrayList<>();
-    for (String id : ids) {
-      answers.add(vertx.eventBus().<JsonObject>request(Addresses.of(config.group(), id).position(), new JsonObject(),
-          new DeliveryOptions().setSendTimeout(POSITION_QUERY_MILLIS)).toCompletionStage().toCompletableFuture());
-    }
-    long now = System.nanoTime();
-    StringBuilder seen = new StringBuilder();
-    for (int i = 0; i < ids.size(); i++) {
-      String id = ids.get(i);
-      JsonObject p;
-      try {
-        p = answers.get(i).join().body();
-      } catch (RuntimeException e) {
-        if (e.getCause() instanceof ReplyException re && re.failureType() == ReplyFailure.NO_HANDLERS) {
-          continue; // not a node of this group (an app's Vert.x), or one whose follower is not up
-        }
-        // A live member that does not answer may hold what a client was told: wait for it a while,
-        // then go on without it (it may be paused, and then it is no better a candidate).
-        long since = silentSince.computeIfAbsent(id, k -> now);
-        if (now - since < UNANSWERED_WAIT_NANOS) {
-          return false;
-        }
-        seen.append(' ').append(id).append(": no answer;");
-        continue;
-      }
-      silentSince.remove(id);
-      long theirTerm = p.getLong("term", -1L);
-      long theirApplied = p.getLong("applied", 0L);
-      seen.append(' ').append(id).append(": term ").append(theirTerm).append(" sequence ").append(theirApplied)
-          .append(';');
-      if (theirTerm > copied || (theirTerm == copied && theirApplied > applied)) {
-        log.info("replication: another standby applied more (term {}, sequence {} against this node's {}, {}): "
-            + "it takes over", theirTerm, theirApplied, copied, applied);
-        return false;
-      }
-    }
-    lastCompared = seen.toString();
-    return true;
-  }
-
   private void promote(long newTerm, long confirmedAtNanos) {
     if (role.equals(GroupState.PRIMARY)) {
       return;
     }
     boolean hadPrimary = follower.newestTerm() > 0;
     log.info("replication: taking over as term {} with the stream of term {} applied up to sequence {} (others:{})",
-        newTerm, follower.copiedTerm(), follower.applied(), lastCompared.isEmpty() ? " none" : lastCompared);
+        newTerm, follower.copiedTerm(), follower.applied(), candidacy.lastCompared());
     follower.sawTerm(newTerm);
     term = newTerm;
     isFollowing = false;
@@ -323,7 +253,7 @@ public final class ReplicationNode extends VerticleBase {
   }
 
   /** A standby subscribes to this primary's stream. */
-  private void onSubscription(io.vertx.core.eventbus.Message<JsonObject> msg) {
+  private void onSubscription(Message<JsonObject> msg) {
     long theirTerm = msg.body().getLong("term", 0L);
     if (theirTerm > term) {
       msg.fail(409, "STALE_TERM " + theirTerm);

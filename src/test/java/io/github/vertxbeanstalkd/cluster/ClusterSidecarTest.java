@@ -40,7 +40,7 @@ class ClusterSidecarTest {
       holder.close();
     }
     if (app != null) {
-      await(app.close(), 30);
+      Waits.result(app.close(), 30);
     }
     if (sidecar != null) {
       sidecar.close();
@@ -54,16 +54,16 @@ class ClusterSidecarTest {
         "io.github.vertxbeanstalkd.Main",
         List.of("io.github.vertxbeanstalkd.MainVerticle", "-cluster", "-cluster-host", "127.0.0.1", "-conf",
             "{\"port\":0,\"http\":{\"port\":0}}"), dir.resolve("sidecar.log"));
-    app = await(cluster.node(1), 60);
+    app = Waits.result(cluster.node(1), 60);
     int port = Integer.parseInt(sidecar.await(LISTENING, START_MILLIS).group(1));
     // Without cluster.tls, the start says so once, at warn.
     sidecar.await(Pattern.compile("WARN  Main - cluster event bus: NOT encrypted"), 1_000);
     BeanstalkClient client = BeanstalkClient.create(app);
-    awaitReachable(client);
+    Waits.reachable(client, START_MILLIS);
 
     try (TestClient tcp = TestClient.connect(port)) {
       // A job put over the bus is reserved over TCP...
-      long id = await(client.put("shared", "from the bus"), 10);
+      long id = Waits.result(client.put("shared", "from the bus"), 10);
       tcp.send("watch shared").expect("WATCHING 2");
       tcp.send("reserve-with-timeout 0").expect("RESERVED " + id + " 12", "from the bus");
       tcp.send("delete " + id).expect("DELETED");
@@ -77,11 +77,11 @@ class ClusterSidecarTest {
       }
       tcp.send("use shared").expect("USING shared");
       tcp.send("put 0 0 60 8", "from tcp").expect("INSERTED " + (id + 1));
-      BeanstalkJob job = await(waiting, 15);
+      BeanstalkJob job = Waits.result(waiting, 15);
       assertEquals("from tcp", job.bodyAsString());
       tcp.send("delete " + job.id()).expect("NOT_FOUND");
-      await(client.delete(job.id()), 10);
-      JsonObject stats = await(client.stats(), 10);
+      Waits.result(client.delete(job.id()), 10);
+      JsonObject stats = Waits.result(client.stats(), 10);
       assertEquals(2L, stats.getLong("cmd-put"));
       assertEquals(3L, stats.getLong("cmd-delete"), "two deletes, and the refused TCP one counts too");
 
@@ -110,27 +110,6 @@ class ClusterSidecarTest {
     }
   }
 
-  /** The bus address reaches the sidecar once its subscription has spread through the cluster. */
-  private static void awaitReachable(BeanstalkClient client) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(START_MILLIS);
-    while (true) {
-      try {
-        await(client.stats(), 5);
-        return;
-      } catch (RuntimeException notYet) {
-        if (System.nanoTime() > deadline) {
-          throw notYet;
-        }
-        Thread.sleep(200);
-      }
-    }
-  }
 
-  private static <T> T await(Future<T> f, long seconds) {
-    try {
-      return f.toCompletionStage().toCompletableFuture().get(seconds, TimeUnit.SECONDS);
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
-    }
-  }
+
 }

@@ -82,29 +82,29 @@ class EncryptedClusterTest {
     Future<Vertx> strangerStart =
         cluster.node(2, tls(certs.cert("stranger"), certs.key("stranger"), certs.cert("ca")));
     Future<Vertx> plainStart = cluster.node(3);
-    Vertx app = await(appStart, 60);
+    Vertx app = Waits.result(appStart, 60);
     nodes.add(app);
-    Vertx stranger = await(strangerStart, 60);
+    Vertx stranger = Waits.result(strangerStart, 60);
     nodes.add(stranger);
-    Vertx plain = await(plainStart, 60);
+    Vertx plain = Waits.result(plainStart, 60);
     nodes.add(plain);
     int port = Integer.parseInt(server.await(LISTENING, START_MILLIS).group(1));
     server.await(Pattern.compile("INFO  Main - cluster event bus: encrypted \\(TLS\\)"), 1_000);
     assertFalse(Files.readString(dir.resolve("server.log"), StandardCharsets.ISO_8859_1).contains("NOT encrypted"));
 
     BeanstalkClient client = BeanstalkClient.create(app);
-    awaitReachable(client);
-    long id = await(client.put("secrets", "a job body"), 10);
-    BeanstalkJob job = await(client.reserve("secrets", 5), 10);
+    Waits.reachable(client, START_MILLIS);
+    long id = Waits.result(client.put("secrets", "a job body"), 10);
+    BeanstalkJob job = Waits.result(client.reserve("secrets", 5), 10);
     assertEquals("a job body", job.bodyAsString());
-    await(client.delete(job.id()), 10);
+    Waits.result(client.delete(job.id()), 10);
 
     // Both find the server's registration in Hazelcast, connect, and are refused in the handshake:
     // Vert.x does not fail the request then, so it times out.
     Future<ReplyFailure> strangerPut = refusedPut(stranger, "from a stranger");
     Future<ReplyFailure> plainPut = refusedPut(plain, "from a node without TLS");
-    assertEquals(ReplyFailure.TIMEOUT, await(strangerPut, 30));
-    assertEquals(ReplyFailure.TIMEOUT, await(plainPut, 30));
+    assertEquals(ReplyFailure.TIMEOUT, Waits.result(strangerPut, 30));
+    assertEquals(ReplyFailure.TIMEOUT, Waits.result(plainPut, 30));
     try (TestClient tcp = TestClient.connect(port)) {
       tcp.send("stats-tube strangers").expect("NOT_FOUND");
       assertEquals(String.valueOf(1), tcp.stats("stats").get("cmd-put"), "only the app's put arrived");
@@ -115,7 +115,7 @@ class EncryptedClusterTest {
     // none arrives.
     AtomicInteger intercepted = new AtomicInteger();
     MessageConsumer<JsonObject> rogue = stranger.eventBus().consumer(ADDRESS, m -> intercepted.incrementAndGet());
-    await(rogue.completion(), 10);
+    Waits.result(rogue.completion(), 10);
     long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
     int timedOut = 0;
     int answered = 0;
@@ -126,7 +126,7 @@ class EncryptedClusterTest {
         round.add(statsOutcome(app));
       }
       for (Future<ReplyFailure> outcome : round) {
-        ReplyFailure f = await(outcome, 10);
+        ReplyFailure f = Waits.result(outcome, 10);
         if (f == null) {
           answered++;
         } else if (f == ReplyFailure.TIMEOUT) {
@@ -138,7 +138,7 @@ class EncryptedClusterTest {
     }
     assertEquals(0, intercepted.get(), "the stranger received a request of the app's");
     assertTrue(answered > 0, "the server kept answering the requests routed to it");
-    await(rogue.unregister(), 10);
+    Waits.result(rogue.unregister(), 10);
 
     // Once the stranger's registration is gone, every request reaches the server again.
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
@@ -149,16 +149,16 @@ class EncryptedClusterTest {
       }
       boolean isAllAnswered = true;
       for (Future<ReplyFailure> outcome : round) {
-        isAllAnswered &= await(outcome, 10) == null;
+        isAllAnswered &= Waits.result(outcome, 10) == null;
       }
       if (isAllAnswered) {
         break;
       }
       assertTrue(System.nanoTime() < deadline, "the app's requests still time out after the stranger left");
     }
-    long next = await(client.put("secrets", "another body"), 10);
+    long next = Waits.result(client.put("secrets", "another body"), 10);
     assertTrue(next > id);
-    assertEquals("another body", await(client.reserve("secrets", 5), 10).bodyAsString());
+    assertEquals("another body", Waits.result(client.reserve("secrets", 5), 10).bodyAsString());
     assertEquals(0, intercepted.get());
     assertTrue(server.isAlive());
   }
@@ -216,27 +216,6 @@ class EncryptedClusterTest {
         ar.succeeded() ? null : ar.cause() instanceof ReplyException r ? r.failureType() : ReplyFailure.ERROR));
   }
 
-  /** The bus address reaches the server once its subscription has spread through the cluster. */
-  private static void awaitReachable(BeanstalkClient client) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(START_MILLIS);
-    while (true) {
-      try {
-        await(client.stats(), 5);
-        return;
-      } catch (RuntimeException notYet) {
-        if (System.nanoTime() > deadline) {
-          throw notYet;
-        }
-        Thread.sleep(200);
-      }
-    }
-  }
 
-  private static <T> T await(Future<T> f, long seconds) {
-    try {
-      return f.toCompletionStage().toCompletableFuture().get(seconds, TimeUnit.SECONDS);
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
-    }
-  }
+
 }

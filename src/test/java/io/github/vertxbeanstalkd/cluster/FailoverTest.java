@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.github.vertxbeanstalkd.TestClient;
-import io.github.vertxbeanstalkd.config.ServerConfig;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -153,7 +151,7 @@ class FailoverTest {
 
   /** Waits until one node is primary, serves the queue and has its standbys, and the others are standbys. */
   private static GroupNode awaitOnePrimaryAndStandbys(List<GroupNode> group, long millis) throws InterruptedException {
-    return await(() -> {
+    return Waits.until(() -> {
       GroupNode primary = null;
       for (GroupNode node : group) {
         Optional<JsonObject> h = node.healthz();
@@ -177,7 +175,7 @@ class FailoverTest {
   /** Waits for a primary among {@code candidates} newer than {@code oldTerm} whose port serves the queue. */
   private static GroupNode awaitNewPrimary(List<GroupNode> candidates, long oldTerm, long faultAtNanos)
       throws InterruptedException {
-    GroupNode primary = await(() -> {
+    GroupNode primary = Waits.until(() -> {
       for (GroupNode node : candidates) {
         Optional<JsonObject> h = node.healthz();
         if (h.isPresent() && "primary".equals(h.get().getString("role"))
@@ -193,24 +191,12 @@ class FailoverTest {
   }
 
   private static void awaitRole(GroupNode node, String role, long millis) throws InterruptedException {
-    await(() -> role.equals(node.role()) ? node : null, millis,
+    Waits.until(() -> role.equals(node.role()) ? node : null, millis,
         () -> node + " is not " + role + ": " + node.healthz().map(JsonObject::encode).orElse("no /healthz")
             + "\n" + node.log());
   }
 
-  private static <T> T await(Supplier<T> condition, long millis, Supplier<String> failure) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-    while (true) {
-      T value = condition.get();
-      if (value != null) {
-        return value;
-      }
-      if (System.nanoTime() > deadline) {
-        fail(failure.get() + " within " + millis + " ms");
-      }
-      Thread.sleep(100);
-    }
-  }
+
 
   /**
    * Puts {@code count} jobs on {@code primary}, each acknowledged, with an id above every id

@@ -2,7 +2,6 @@ package io.github.vertxbeanstalkd.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import io.github.vertxbeanstalkd.ReplyText;
 import io.github.vertxbeanstalkd.TestClient;
@@ -15,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -61,7 +59,7 @@ class ForwardingTest {
     for (GroupNode node : nodes) {
       node.start();
     }
-    primary = await(() -> {
+    primary = Waits.until(() -> {
       GroupNode found = null;
       for (GroupNode node : nodes) {
         String role = node.role();
@@ -76,7 +74,7 @@ class ForwardingTest {
     standbys = nodes.stream().filter(n -> n != primary).toList();
     for (GroupNode standby : standbys) {
       // REPLICATION.md, "Roles": /readyz is 200 on a standby whose port forwards, with the role.
-      HttpResponse<String> ready = await(() -> standby.readyz().filter(r -> r.statusCode() == 200).orElse(null),
+      HttpResponse<String> ready = Waits.until(() -> standby.readyz().filter(r -> r.statusCode() == 200).orElse(null),
           START_MILLIS, () -> standby + " never ready: " + standby.readyz().map(HttpResponse::body).orElse("-"));
       assertEquals("standby", new JsonObject(ready.body()).getString("role"), ready.body());
     }
@@ -171,7 +169,7 @@ class ForwardingTest {
         quitter.sendRaw("quit\r\nlist-tubes\r\n");
         quitter.expectClosed();
       }
-      await(() -> "ready".equals(holder.stats("stats-job " + held).get("state")) ? true : null, 5_000,
+      Waits.until(() -> "ready".equals(holder.stats("stats-job " + held).get("state")) ? true : null, 5_000,
           () -> "the job a standby's client held is still reserved after its quit");
     }
   }
@@ -188,7 +186,7 @@ class ForwardingTest {
       worker.send("watch waiting-room", "ignore default").expect("WATCHING 2", "WATCHING 1");
       worker.send("reserve");
       // The direct client and the two forwarded ones (the earlier tests' connections are closed).
-      Map<String, String> after = await(() -> {
+      Map<String, String> after = Waits.until(() -> {
         Map<String, String> s = direct.stats("stats");
         return s.get("current-waiting").equals("1") && s.get("current-connections").equals("3") ? s : null;
       }, 10_000, () -> "the forwarded connections and their waiting reserve are not counted: " + direct.stats("stats"));
@@ -198,7 +196,7 @@ class ForwardingTest {
       for (GroupNode node : nodes) {
         try (TestClient anyNode = TestClient.connect(node.port())) {
           // The previous node's client may not have left yet: its close travels on its own.
-          Map<String, String> seen = await(() -> {
+          Map<String, String> seen = Waits.until(() -> {
             Map<String, String> s = anyNode.stats("stats");
             return s.get("current-connections").equals(withOneMore) ? s : null;
           }, 10_000, () -> node + ": its own client does not count: " + anyNode.stats("stats"));
@@ -239,7 +237,7 @@ class ForwardingTest {
       waiting.add(lost);
       lost.send("use lost").expect("USING lost");
       try (TestClient direct = TestClient.connect(primary.port())) {
-        await(() -> direct.stats("stats").get("current-waiting").equals("2") ? true : null, 10_000,
+        Waits.until(() -> direct.stats("stats").get("current-waiting").equals("2") ? true : null, 10_000,
             () -> "the standbys' reserves are not waiting on the primary");
       }
 
@@ -250,7 +248,7 @@ class ForwardingTest {
       Thread.sleep(200);
       primary.kill();
       GroupNode old = primary;
-      GroupNode next = await(() -> standbys.stream().filter(n -> "primary".equals(n.role())).findFirst().orElse(null),
+      GroupNode next = Waits.until(() -> standbys.stream().filter(n -> "primary".equals(n.role())).findFirst().orElse(null),
           FAILOVER_MILLIS, this::roles);
       System.out.println("ForwardingTest: " + next + " became primary "
           + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - faultAt) + " ms after the fault");
@@ -258,7 +256,7 @@ class ForwardingTest {
       // The connection goes on, with its tube, on the new primary.
       lost.send("list-tube-used").expect("USING lost");
 
-      try (TestClient direct = await(() -> {
+      try (TestClient direct = Waits.until(() -> {
         try {
           TestClient c = TestClient.open(next.port(), 5_000);
           return c.call("list-tube-used").equals("USING default") ? c : null;
@@ -267,7 +265,7 @@ class ForwardingTest {
         }
       }, FAILOVER_MILLIS, () -> next + " does not serve the queue")) {
         // The reserves go on waiting on the new primary, counted there.
-        await(() -> direct.stats("stats").get("current-waiting").equals("2") ? true : null, FAILOVER_MILLIS,
+        Waits.until(() -> direct.stats("stats").get("current-waiting").equals("2") ? true : null, FAILOVER_MILLIS,
             () -> "the standbys' reserves do not wait on the new primary: " + direct.stats("stats"));
         for (int i = 0; i < standbys.size(); i++) {
           // The jobs they held are ready again, not given to their reserves, which watch other tubes.
@@ -347,19 +345,7 @@ class ForwardingTest {
     }
   }
 
-  private static <T> T await(Supplier<T> condition, long millis, Supplier<String> failure) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-    while (true) {
-      T value = condition.get();
-      if (value != null) {
-        return value;
-      }
-      if (System.nanoTime() > deadline) {
-        fail(failure.get() + " within " + millis + " ms");
-      }
-      Thread.sleep(100);
-    }
-  }
+
 
   private String roles() {
     StringBuilder b = new StringBuilder();
