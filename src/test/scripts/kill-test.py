@@ -340,6 +340,25 @@ def generated_cluster_xml(name, port, member_ports):
 """ % (name, port, members)
 
 
+def dump_threads(nodes, args):
+    """Each live node's threads (jcmd PID Thread.print) into its directory, before anything is killed:
+    what a node that missed a deadline was waiting for. Returns the files written."""
+    jcmd = os.path.join(os.path.dirname(os.path.realpath(args.java)), "jcmd")
+    written = []
+    for node in nodes:
+        if not node.is_alive():
+            continue
+        path = os.path.join(node.dir, "threads-%d.txt" % int(time.time()))
+        try:
+            with open(path, "w") as out:
+                subprocess.run([jcmd, str(node.pid), "Thread.print", "-l"], stdout=out,
+                               stderr=subprocess.STDOUT, timeout=30)
+            written.append(path)
+        except (OSError, subprocess.TimeoutExpired) as error:
+            print("kill-test: no thread dump of %s: %s" % (node.name, error), file=sys.stderr)
+    return written
+
+
 class Group:
     """The three nodes and what was observed of their roles."""
 
@@ -1226,6 +1245,8 @@ def main(argv):
     except (DeadlinePassed, OSError, KeyboardInterrupt, SystemExit) as e:
         report["error"] = "%s: %s" % (type(e).__name__, e)
         report["verdict"] = "STOPPED"
+        if isinstance(e, DeadlinePassed) and group is not None:
+            report["thread_dumps"] = dump_threads(group.nodes, args)
         if isinstance(e, KeyboardInterrupt):
             status, show_logs = 130, False
         elif isinstance(e, SystemExit):
