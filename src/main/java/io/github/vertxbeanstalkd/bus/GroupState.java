@@ -23,4 +23,9 @@ public record GroupState(String role, long term, int standbys, boolean isDegrade
   public boolean isPrimary() {
     return PRIMARY.equals(role);
   }
+
+  /** This primary's state once its lease lapsed: it serves nothing and is not the primary any client may count on. */
+  public GroupState lapsed() {
+    return new GroupState(SYNCING, term, 0, false, 0, isFencingSafe, failovers, false);
+  }
 }

@@ -25,7 +25,10 @@ interface GroupLock {
    */
   void start(Listener listener, java.util.function.BooleanSupplier mayCompete);
 
-  /** The member ids of the other live nodes that may hold a copy (data members of the cluster). */
+  /**
+   * The Vert.x node ids of the other live nodes that may hold a copy (data members of the
+   * cluster), by which their replication addresses are named ({@link Addresses}).
+   */
   java.util.List<String> otherMemberIds();
 
   /** Stops competing; a held lock is released. */

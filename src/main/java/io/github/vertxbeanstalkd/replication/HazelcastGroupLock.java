@@ -32,6 +32,8 @@ final class HazelcastGroupLock implements GroupLock {
   private static final Logger log = LoggerFactory.getLogger(HazelcastGroupLock.class);
   private static final long CONFIRM_MILLIS = 500;
   private static final String CP_GROUP = "default";
+  /** The member attribute in which vertx-hazelcast keeps each member's Vert.x node id. */
+  private static final String VERTX_NODE_ID = "__vertx.nodeId";
   /** How long a new CP seat is left to settle before the node counts as seated. */
   private static final long SEAT_SETTLE_MILLIS = 3000;
   private static final long PAUSE_CHECK_MILLIS = 100;
@@ -39,6 +41,8 @@ final class HazelcastGroupLock implements GroupLock {
   private static final long PAUSED_MILLIS = 1000;
   /** Longer than Hazelcast's merge delay (10 s in cluster-group.xml) and a merge itself. */
   private static final long DISTRUST_AFTER_PAUSE_MILLIS = 20_000;
+  /** How often a node that is not seated tries to heal again, if nothing else made it. */
+  private static final long RETRY_HEAL_MILLIS = 5_000;
 
   private final HazelcastInstance hz;
   private final String name;
@@ -49,6 +53,8 @@ final class HazelcastGroupLock implements GroupLock {
   private volatile boolean isSeated;
   /** Hazelcast is merging this node back after a split: membership events replay a view that is not the group's. */
   private volatile boolean isMerging;
+  /** A heal is queued or running on the CP thread. */
+  private final java.util.concurrent.atomic.AtomicBoolean isHealing = new java.util.concurrent.atomic.AtomicBoolean();
   /** Until when (System.nanoTime) this node's own view of the members is not acted on: it was just paused. */
   private volatile long distrustViewUntilNanos = Long.MIN_VALUE;
   private Thread runner;
@@ -83,7 +89,10 @@ final class HazelcastGroupLock implements GroupLock {
     List<String> ids = new ArrayList<>();
     for (Member member : hz.getCluster().getMembers()) {
       if (!member.localMember() && !member.isLiteMember()) {
-        ids.add(member.getUuid().toString());
+        // Vert.x's node id (a member attribute): it stays when Hazelcast gives a member merged back
+        // after a split a new member id, and it is what the nodes name their addresses by.
+        String vertxNodeId = member.getAttribute(VERTX_NODE_ID);
+        ids.add(vertxNodeId != null ? vertxNodeId : member.getUuid().toString());
       }
     }
     return ids;
@@ -96,9 +105,12 @@ final class HazelcastGroupLock implements GroupLock {
       hz.getLifecycleService().addLifecycleListener(e -> {
         if (e.getState() == com.hazelcast.core.LifecycleEvent.LifecycleState.MERGING) {
           isMerging = true;
+          // Its seat is checked again once it is back: until then it does not count on it.
+          isSeated = false;
         } else if (e.getState() == com.hazelcast.core.LifecycleEvent.LifecycleState.MERGED
             || e.getState() == com.hazelcast.core.LifecycleEvent.LifecycleState.MERGE_FAILED) {
           isMerging = false;
+          healSoon();
         }
       });
       hz.getCluster().addMembershipListener(new MembershipListener() {
@@ -138,7 +150,7 @@ final class HazelcastGroupLock implements GroupLock {
           });
         }
       });
-      cpThread.execute(this::heal);
+      healSoon();
     }
     Thread watchdog = daemon(this::watchForPauses, "replication-pause-watch");
     watchdog.start();
@@ -233,13 +245,27 @@ final class HazelcastGroupLock implements GroupLock {
   /** Notices that the process was paused: the sleep of a thread that wakes every 100 ms took much longer. */
   private void watchForPauses() {
     long last = System.nanoTime();
+    long nextHealNanos = last + TimeUnit.MILLISECONDS.toNanos(RETRY_HEAL_MILLIS);
     while (isRunning) {
       pause(PAUSE_CHECK_MILLIS);
       long now = System.nanoTime();
+      if (now - nextHealNanos > 0) {
+        // A heal that gave up (the CP groups had no leader for minutes) is tried again.
+        nextHealNanos = now + TimeUnit.MILLISECONDS.toNanos(RETRY_HEAL_MILLIS);
+        if (isSafe() && !isSeated && !hz.getCluster().getLocalMember().isLiteMember()) {
+          healSoon();
+        }
+      }
       long gapMillis = (now - last) / 1_000_000;
       last = now;
       if (gapMillis > PAUSED_MILLIS) {
         distrustViewUntilNanos = now + TimeUnit.MILLISECONDS.toNanos(DISTRUST_AFTER_PAUSE_MILLIS);
+        // The group may have changed while this node stood still (Hazelcast merges it back with a
+        // new member id): it counts as seated again only once the CP groups list it and settled.
+        if (isSafe()) {
+          isSeated = false;
+          healSoon();
+        }
         log.warn("replication: this process was paused for about {} ms; for the next {} s it closes no "
             + "member's CP session and removes no CP member on its own view", gapMillis,
             DISTRUST_AFTER_PAUSE_MILLIS / 1000);
@@ -322,6 +348,23 @@ final class HazelcastGroupLock implements GroupLock {
       } catch (Exception e) {
         log.debug("replication: CP members not healed yet: {}", e.toString());
         pause(1000);
+      }
+    }
+  }
+
+  /** Runs {@link #heal} on the CP thread unless one is queued or running already. */
+  private void healSoon() {
+    if (isHealing.compareAndSet(false, true)) {
+      try {
+        cpThread.execute(() -> {
+          try {
+            heal();
+          } finally {
+            isHealing.set(false);
+          }
+        });
+      } catch (java.util.concurrent.RejectedExecutionException stopped) {
+        isHealing.set(false);
       }
     }
   }

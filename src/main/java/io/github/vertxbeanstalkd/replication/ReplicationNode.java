@@ -92,7 +92,9 @@ public final class ReplicationNode extends VerticleBase {
     LocalCodec.register(vertx, ChangeOutbox.Changes.class);
     cluster = ClusterNodes.of(vertx);
     clusterNodeId = cluster.localNodeId();
-    nodeId = hz.getCluster().getLocalMember().getUuid().toString();
+    // The Vert.x node id, not Hazelcast's member id: a member merged back after a split (a pause, a
+    // partition) gets a new member id, and the other nodes must still find its addresses.
+    nodeId = clusterNodeId;
     addresses = Addresses.of(config.group(), nodeId);
     engine = new EngineShipping(vertx, engineAddress);
     lock = new HazelcastGroupLock(hz, config.group());
@@ -278,6 +280,7 @@ public final class ReplicationNode extends VerticleBase {
 
   private void renewLease(long confirmedAtNanos) {
     long lease = lock.leaseNanos();
+    status.leaseUntil(confirmedAtNanos + lease);
     engine.send(port -> port.renewLease(confirmedAtNanos, lease));
   }
 
@@ -331,6 +334,10 @@ public final class ReplicationNode extends VerticleBase {
       follower.tick();
       if (isFollowing && role.equals(GroupState.SYNCING) && lock.isSeated()) {
         setRole(GroupState.STANDBY);
+      } else if (role.equals(GroupState.STANDBY) && !lock.isSeated()) {
+        // Its CP seat is in doubt (merged back after a pause or a partition): until it is checked,
+        // the group may not outlive another fault with this node's help.
+        setRole(GroupState.SYNCING);
       }
     }
     publish();

@@ -24,12 +24,12 @@ import java.util.function.Consumer;
  * member, picked by the kernel, so that parallel builds never collide or merge. Members in this
  * JVM are configured in code; child JVMs get the same settings as an XML file.
  */
-final class LoopbackCluster {
+public final class LoopbackCluster {
   private final String name = "bs-test-" + UUID.randomUUID();
   private final List<Integer> ports = new ArrayList<>();
 
   /** A cluster of up to {@code members} members. */
-  LoopbackCluster(int members) {
+  public LoopbackCluster(int members) {
     for (int i = 0; i < members; i++) {
       ports.add(freePort());
     }
@@ -40,7 +40,7 @@ final class LoopbackCluster {
   }
 
   /** A clustered Vert.x in this JVM as member {@code member}, its event bus on loopback too. */
-  Future<Vertx> node(int member) {
+  public Future<Vertx> node(int member) {
     return node(member, eventBus -> {});
   }
 

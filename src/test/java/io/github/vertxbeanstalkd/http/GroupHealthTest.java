@@ -56,6 +56,19 @@ class GroupHealthTest {
   }
 
   @Test
+  void aPrimaryWhoseLeaseLapsedSaysSyncingAndIsNotReadyUntilItConfirmsTheLockAgain() {
+    group.set(new GroupState(GroupState.PRIMARY, 9, 2, false, 0, true, 1, true));
+    group.leaseUntil(System.nanoTime() - 1);
+    JsonObject lapsed = healthz();
+    assertEquals("syncing", lapsed.getString("role"), lapsed.encode());
+    assertEquals(9L, lapsed.getLong("term"));
+    assertEquals(503, http.get("/readyz").statusCode());
+    group.leaseUntil(System.nanoTime() + 60_000_000_000L);
+    assertEquals("primary", healthz().getString("role"));
+    assertEquals(200, http.get("/readyz").statusCode());
+  }
+
+  @Test
   void aStandbySaysItsLagAndIsNotReadyUnlessItForwards() {
     group.set(new GroupState(GroupState.STANDBY, 7, 0, false, 4096, true, 0, false));
     JsonObject health = healthz();
