@@ -7,6 +7,8 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 import org.slf4j.Logger;
@@ -51,10 +53,15 @@ final class Follower {
   private long applied;
   private long appliedBytes;
   private volatile long lastHeardNanos;
+  /** When this node last said that no primary answered its subscription. */
+  private long lastUnansweredLogNanos = System.nanoTime();
+  private static final long UNANSWERED_LOG_NANOS = 10_000_000_000L;
   /** The term whose copy this node completed and follows; -1 while it holds no complete copy. */
   private volatile long copiedTerm = -1;
   private volatile long appliedVolatile;
   private boolean isSubscribing;
+  /** A refresh of this node's route to the primary's address is under way. */
+  private boolean isRefreshingRoute;
   private Future<?> work = Future.succeededFuture();
 
   /** @param positions where this node's position survives a restart; null keeps it in memory only */
@@ -225,9 +232,41 @@ final class Follower {
             log.info("replication: following the primary of term {}{}", term,
                 resumed ? ", resuming from sequence " + applied : "");
           } else {
-            log.debug("replication: no primary to follow yet: {}", r.cause().toString());
+            if (r.cause() instanceof ReplyException re && re.failureType() == ReplyFailure.NO_HANDLERS) {
+              refreshPrimaryRoute();
+            }
+            logUnanswered(r.cause());
           }
         });
+  }
+
+  /**
+   * Makes this node's event bus look up who serves the primary's address again. Vert.x caches that
+   * per address and updates it only when the address's registrations change; Vert.x 5.0's
+   * clustered event bus ignores the cluster manager's "registrations lost" (a no-op). A node that
+   * was primary, was paused, and stepped down while Hazelcast split it off kept its own old
+   * registration in that cache through the merge, so every subscription went to itself and found
+   * no handler, for as long as the primary stayed the same (minutes, in a SIGSTOP run). A local
+   * registration on the address, at once removed, changes its registrations on this node only and
+   * refreshes the cache from the cluster; a subscription of this node's that meets it in that
+   * moment is refused and tried again.
+   */
+  private void refreshPrimaryRoute() {
+    if (isRefreshingRoute) {
+      return;
+    }
+    isRefreshingRoute = true;
+    MessageConsumer<JsonObject> nudge = vertx.eventBus().localConsumer(addresses.primary(),
+        m -> m.fail(503, "NOT_PRIMARY (a standby refreshing its route)"));
+    nudge.completion().transform(v -> nudge.unregister()).onComplete(v -> isRefreshingRoute = false);
+  }
+
+  /** Said now and then, not at every try: a node that stays syncing says why. */
+  private void logUnanswered(Throwable cause) {
+    if (System.nanoTime() - lastUnansweredLogNanos > UNANSWERED_LOG_NANOS) {
+      lastUnansweredLogNanos = System.nanoTime();
+      log.info("replication: no primary to follow yet: {}", cause.toString());
+    }
   }
 
   private void onBatch(Message<Buffer> message) {

@@ -31,6 +31,7 @@ import org.slf4j.LoggerFactory;
 public final class ReplicationNode extends VerticleBase {
   private static final Logger log = LoggerFactory.getLogger(ReplicationNode.class);
   private static final long TICK_MILLIS = 200;
+  private static final long CLOSE_AS_PRIMARY_SECONDS = 5;
 
   private final ReplicationConfig config;
   private final EngineAddress engineAddress;
@@ -304,7 +305,17 @@ public final class ReplicationNode extends VerticleBase {
     forwardingId = null;
     unregistered.transform(v -> forwarding == null ? Future.succeededFuture() : vertx.undeploy(forwarding))
         .transform(v -> fronts.close())
-        .onComplete(v -> follower.start());
+        // Each step removes event-bus registrations from the cluster; one sent just as Hazelcast split
+        // this node off and merged it back was seen never to complete, and the node never followed
+        // the new primary. It follows once they are gone, or after a while whatever became of them.
+        .timeout(CLOSE_AS_PRIMARY_SECONDS, java.util.concurrent.TimeUnit.SECONDS)
+        .onComplete(r -> {
+          if (r.failed()) {
+            log.warn("replication: the ways in as primary did not close within {} s ({}); following the new "
+                + "primary anyway", CLOSE_AS_PRIMARY_SECONDS, r.cause().toString());
+          }
+          follower.start();
+        });
   }
 
   private void onAnnouncement(JsonObject announcement) {
