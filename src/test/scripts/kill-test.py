@@ -44,7 +44,8 @@ library only; loopback only.
      clients'. It starts once the group is stable, and the TCP clients and the cycles wait until it
      says READY (the queue's address answered it). Both kinds of client share the tube, so a job
      put over TCP may be consumed over the bus and the other way round.
-  4. --cycles times (20): the fault on the current primary, by its pid:
+  4. --cycles times (20) (with --clients sidecar once every TCP client has connected to its node):
+     the fault on the current primary, by its pid:
        --fault kill: SIGKILL. Failover time: from the kill until another node's /healthz says
          primary (with a newer term, when terms are reported) and its TCP port answers. The killed
          node is then started again (same directory, same ports) and must report standby
@@ -1402,7 +1403,6 @@ def main(argv):
         print("kill-test: %s is primary; starting %d producers, %d consumers over TCP" % (
             first.name, args.producers, args.consumers), flush=True)
 
-        status = 3
         if args.clients == "sidecar":
             # Each client is an app beside one node: producer-K and consumer-K on node K mod 3.
             clients = [Producer(i, nodes, ledger, stopping, args, pin=nodes[i % len(nodes)])
@@ -1416,6 +1416,15 @@ def main(argv):
             clients += [Consumer(i, nodes, ledger, stopping, args) for i in range(args.consumers)]
         for c in clients:
             c.start()
+        if args.clients == "sidecar":
+            # The first fault must find every node with its apps connected.
+            try:
+                wait_for("every TCP client connected to its node", args.start_timeout,
+                         lambda: all(c.connects for c in clients))
+            except DeadlinePassed as e:
+                raise SetupFailed("%s (not connected: %s); the group: %s" % (
+                    e, ", ".join(c.name for c in clients if not c.connects), group.describe()))
+        status = 3
         for number in range(1, args.cycles + 1):
             cycle = run_cycle(number, group, args, ledger, report["cycles"])
             print("  cycle %d: %s -> %s in %d ms; rejoined via %s" % (
