@@ -13,10 +13,23 @@ library only; loopback only.
   2. Waits (polling /healthz, no fixed sleeps) until exactly one node says "role": "primary"
      (with its standbys caught up when it reports "standbys"/"degraded") and its TCP port answers
      `list-tube-used` with USING, and the two others say "standby".
-  3. Runs --producers and --consumers over raw beanstalkd TCP. Every client tries the nodes' ports
-     in turn until one serves (`list-tube-used` answers USING), and does so again after any error.
-     Producers put unique bodies and record each INSERTED id and body; consumers
-     `reserve-with-timeout 1`, record the body, `delete`, and record each DELETED.
+  3. Runs --producers and --consumers over raw beanstalkd TCP. Producers put unique bodies and
+     record each INSERTED id and body; consumers `reserve-with-timeout T` (--reserve-timeout),
+     record the body, `delete`, and record each DELETED. Where they connect, --clients:
+       any (the default): every client tries the nodes' ports in turn until one serves
+         (`list-tube-used` answers USING), and does so again after any error. 2 producers and 2
+         consumers, T = 1, replies awaited --read-timeout (5 s).
+       sidecar: every client is an app beside one node (REPLICATION.md, "Every node serves the
+         protocol"): producer-K and consumer-K are pinned to node K mod 3's port and never try
+         another, so each node has producers and consumers (3 and 3 by default, at least 3 of
+         each). A client whose connection is lost connects to its own node again, once that node
+         serves. Replies are awaited --sidecar-read-timeout (30 s: above the product's 10 s
+         without a primary and the failover after a pause), so that a client gives up its
+         connection only when the node closed it or stopped answering for that long. T = 5 by
+         default, so that a reserve waiting across a failover goes on waiting on the new primary.
+         A reply INTERNAL_ERROR (a command whose reply was lost in a failover) is counted and the
+         client goes on on the same connection; a put so answered is not acknowledged: its job may
+         or may not exist, like any unacknowledged put's.
      Beside them, --bus-producers and --bus-consumers (1 each; 0 and 0: none) over the event bus:
      BusClients.java (next to this script), run with the JDK's source launcher on the jar
        java @conf/jvm.options -Dvertx.hazelcast.config=BUS.xml -cp JAR BusClients.java ...
@@ -31,7 +44,8 @@ library only; loopback only.
      clients'. It starts once the group is stable, and the TCP clients and the cycles wait until it
      says READY (the queue's address answered it). Both kinds of client share the tube, so a job
      put over TCP may be consumed over the bus and the other way round.
-  4. --cycles times (20): the fault on the current primary, by its pid:
+  4. --cycles times (20) (with --clients sidecar once every TCP client has connected to its node):
+     the fault on the current primary, by its pid:
        --fault kill: SIGKILL. Failover time: from the kill until another node's /healthz says
          primary (with a newer term, when terms are reported) and its TCP port answers. The killed
          node is then started again (same directory, same ports) and must report standby
@@ -53,6 +67,15 @@ library only; loopback only.
        duplicate_deliveries     extra deliveries of a body (allowed: at-least-once)
        failover_ms              per cycle, median and max
        client errors and reconnects, by kind
+     With --clients sidecar also ("sidecar" in the report), per TCP client and in total: connects;
+     each lost connection (every one a reconnect), split into
+       reconnects_own_node_faulted  its node was the one faulted at some moment between the sending
+                                    of the command that failed and the loss (from the fault until the
+                                    node was back as a standby): allowed
+       reconnects_node_survived     any other: a violation (surviving_node_reconnects)
+     with the seconds it went without a connection; INTERNAL_ERROR replies by command (allowed);
+     and the replies of the commands in flight across a fault (sent before it, answered after),
+     for the clients of the surviving nodes and of the faulted one.
      Each figure also by transport, "tcp" and "bus": puts, lost puts, ids went backwards, other
      ids and duplicates by the transport that put the body; deliveries and unknown bodies by the
      one that reserved it; deletes and deleted-came-back by the one whose delete was acknowledged;
@@ -74,6 +97,7 @@ Usage (from the repository root):
     mvn -B -q -o package -DskipTests
     python3 src/test/scripts/kill-test.py --fault kill --min-acks 1
     python3 src/test/scripts/kill-test.py --fault stop --stop-seconds 8 --cycles 10
+    python3 src/test/scripts/kill-test.py --clients sidecar --fault kill --when-too-few serve
     python3 src/test/scripts/kill-test.py --cluster-config conf/cluster-group.xml --report /tmp/kt.json
 --cluster-config is a Hazelcast XML file (a loopback group with the CP Subsystem on three
 members), or "generate" (the default while conf/cluster-group.xml is absent): one file per node, a
@@ -86,7 +110,8 @@ developer's, another run's), or that group's members join the run. --cluster-con
 every node the file unchanged.
 
 Exit status: 0 no violation; 1 a violation (with --min-acks 0 lost puts and deleted jobs that came
-back are reported but allowed: replication is asynchronous); 2 the run could not be set up (no jar,
+back are reported but allowed: replication is asynchronous; with --clients sidecar a lost connection
+of a client whose node survived is one); 2 the run could not be set up (no jar,
 a node would not start, no replication in this build); 3 a deadline passed during the cycles or
 the drain (what was measured up to then is still reported).
 """
@@ -512,6 +537,7 @@ class Ledger:
         self.errors = collections.Counter()      # TCP clients'
         self.bus_errors = collections.Counter()  # bus clients'
         self.reconnects = 0
+        self.fault_times = []              # monotonic time of each fault, appended just before it
 
     def error(self, kind):
         with self.lock:
@@ -529,36 +555,55 @@ def via_of(who):
 
 
 class Client(threading.Thread):
-    """A producer or consumer: reconnects to whichever node serves, and records every reply."""
+    """A producer or consumer: reconnects to whichever node serves, and records every reply.
 
-    def __init__(self, name, nodes, ledger, stopping, args):
+    With `pin` (--clients sidecar) it only ever connects to that node's port, as an app does to
+    its own sidecar, and it also records what the sidecar mode reports: each lost connection (when
+    the command that failed was sent, when it failed, how), each INTERNAL_ERROR by command, and
+    each command in flight across a fault (sent before it, answered after) with its reply.
+    """
+
+    def __init__(self, name, nodes, ledger, stopping, args, pin=None):
         super().__init__(name=name, daemon=True)
         self.nodes = nodes
         self.ledger = ledger
         self.stopping = stopping
         self.args = args
+        self.pin = pin
+        self.read_timeout = args.sidecar_read_timeout if pin is not None else args.read_timeout
         self.conn = None
         self.next_node = 0
+        self.connects = []               # monotonic times of every connection made
+        self.drops = []                  # (sent_at of the failing command, dropped_at, kind)
+        self.internal_errors = []        # (command, sent_at, answered_at) of each INTERNAL_ERROR reply
+        self.across = []                 # (command, reply word, sent_at, answered_at, fault_at)
+        self.sent_at = None
 
     def connect(self):
-        """Tries the nodes' ports in turn until one serves; None when stopping."""
+        """Tries the nodes' ports in turn (or the pinned node's only) until one serves; None when stopping."""
         while not self.stopping.is_set():
-            node = self.nodes[self.next_node % len(self.nodes)]
-            self.next_node += 1
+            if self.pin is not None:
+                node = self.pin
+            else:
+                node = self.nodes[self.next_node % len(self.nodes)]
+                self.next_node += 1
             try:
                 c = Conn(node.port, PROBE_SECONDS)
             except OSError:
+                if self.pin is not None:
+                    self.stopping.wait(POLL_SECONDS)  # its node is down: try again a moment later
                 continue
             try:
                 if c.call("list-tube-used").startswith("USING ") and self.setup(c):
                     with self.ledger.lock:
                         self.ledger.reconnects += 1
-                    c.sock.settimeout(self.args.read_timeout)
+                    self.connects.append(now())
+                    c.sock.settimeout(self.read_timeout)
                     return c
             except OSError:
                 pass
             c.close()
-            if self.next_node % len(self.nodes) == 0:
+            if self.pin is not None or self.next_node % len(self.nodes) == 0:
                 self.stopping.wait(POLL_SECONDS)  # a full round found no node serving: pace the retries
         return None
 
@@ -579,13 +624,31 @@ class Client(threading.Thread):
 
     def drop(self, kind):
         self.ledger.error(kind)
+        if self.pin is not None and not self.stopping.is_set():
+            self.drops.append((self.sent_at, now(), kind))
         self.conn.close()
         self.conn = None
 
+    def sending(self):
+        self.sent_at = now()
+        return self.sent_at
+
+    def answered(self, command, reply):
+        """Records, in sidecar mode, an INTERNAL_ERROR and a command in flight across a fault."""
+        if self.pin is None:
+            return
+        word = reply.split(" ")[0]
+        at = now()
+        if word == "INTERNAL_ERROR":
+            self.internal_errors.append((command, self.sent_at, at))
+        fault_at = self.ledger.fault_times[-1] if self.ledger.fault_times else None
+        if fault_at is not None and self.sent_at < fault_at < at:
+            self.across.append((command, word, self.sent_at, at, fault_at))
+
 
 class Producer(Client):
-    def __init__(self, index, *rest):
-        super().__init__("producer-%d" % index, *rest)
+    def __init__(self, index, *rest, **kw):
+        super().__init__("producer-%d" % index, *rest, **kw)
         self.prefix = "kt-%s-p%d-" % (uuid.uuid4().hex[:8], index)
         self.seq = 0
         self.interval = 1.0 / self.args.rate if self.args.rate > 0 else 0.0
@@ -606,9 +669,10 @@ class Producer(Client):
         data = body.encode("latin-1")
         with self.ledger.lock:
             self.ledger.sent[body] = "tcp"
-        sent_at = now()
+        sent_at = self.sending()
         c.send(b"put 0 0 %d %d\r\n%s\r\n" % (self.args.ttr, len(data), data))
         reply = c.line()
+        self.answered("put", reply)
         if reply.startswith("INSERTED "):
             with self.ledger.lock:
                 self.ledger.inserted.append((int(reply.split()[1]), body, sent_at, now(), c.port, "tcp"))
@@ -619,21 +683,25 @@ class Producer(Client):
 
 
 class Consumer(Client):
-    def __init__(self, index, *rest):
-        super().__init__("consumer-%d" % index, *rest)
+    def __init__(self, index, *rest, **kw):
+        super().__init__("consumer-%d" % index, *rest, **kw)
 
     def setup(self, c):
         return (c.call("watch " + self.args.tube) == "WATCHING 2"
                 and c.call("ignore default") == "WATCHING 1")
 
     def step(self, c):
-        reply = c.call("reserve-with-timeout 1")
+        self.sending()
+        reply = c.call("reserve-with-timeout %d" % self.args.reserve_timeout)
+        self.answered("reserve", reply)
         if reply.startswith("RESERVED "):
             job_id = int(reply.split()[1])
             body = c.body(reply)
             with self.ledger.lock:
                 self.ledger.seen.append((body, job_id, now(), self.name))
+            self.sending()
             deleted = c.call("delete %d" % job_id)
+            self.answered("delete", deleted)
             if deleted == "DELETED":
                 with self.ledger.lock:
                     self.ledger.delete_acked(body, job_id, now(), self.name)
@@ -829,6 +897,8 @@ def run_cycle(number, group, args, ledger, cycles):
     with ledger.lock:
         highest_before = max((i[0] for i in ledger.inserted), default=0)
     fault_at = now()
+    ledger.fault_times.append(fault_at)
+    cycle["fault_at"] = fault_at  # here already: an unfinished cycle's fault still explains a lost connection
     cycle["fault_clock"] = clock(fault_at)
     if args.fault == "kill":
         primary.kill()
@@ -866,7 +936,8 @@ def run_cycle(number, group, args, ledger, cycles):
         wait_for("cycle %d: %s back as standby" % (number, primary.name), args.rejoin_timeout, rejoined)
     finally:
         cycle["rejoin_roles"] = roles
-    cycle["rejoin_ms"] = round((now() - promoted_at) * 1000)
+    cycle["back_at"] = now()
+    cycle["rejoin_ms"] = round((cycle["back_at"] - promoted_at) * 1000)
     return cycle
 
 
@@ -918,7 +989,83 @@ def tube_stats(c, tube):
 TRANSPORTS = ("tcp", "bus")
 
 
-def analyse(ledger, cycles, args):
+def sidecar_analysis(clients, cycles):
+    """--clients sidecar: per pinned client and in total, its lost connections (each one a
+    reconnect) split by whether its own node was the one faulted, its INTERNAL_ERRORs (by command,
+    and by when the command was sent: before the fault, during the failover, i.e. before the new
+    primary was seen serving, or later), and the replies of its commands in flight across a fault.
+
+    A lost connection counts as "own node faulted" when the client's node was the faulted node of
+    a cycle at some moment between the sending of the command that failed and the loss: from the
+    fault until the node was back as a standby (or the end of the run, if it never was). Any other
+    lost connection, on a node that survived the fault or when nothing was faulted, is a violation.
+    """
+    windows = [(c["primary"], c["fault_at"], c.get("back_at", float("inf")), c["cycle"])
+               for c in cycles if "fault_at" in c]
+    faulted_node_of = {fault_at: node for node, fault_at, _, _ in windows}
+    rows = []
+    totals = collections.Counter()
+    internal = collections.Counter()
+    internal_when = collections.Counter()
+
+    def when(sent_at, answered_at):
+        c = next((c for c in reversed(cycles) if "fault_at" in c and c["fault_at"] <= answered_at), None)
+        if c is None:
+            return "before any fault"
+        if sent_at < c["fault_at"]:
+            return "sent before the fault"
+        if sent_at <= c.get("promoted_at", float("inf")):
+            return "sent during the failover"
+        return "sent after the new primary served"
+    across = {"own_node_faulted": collections.defaultdict(collections.Counter),
+              "node_survived": collections.defaultdict(collections.Counter)}
+    for cl in clients:
+        node = cl.pin.name
+        drops = []
+        for sent_at, at, kind in cl.drops:
+            start = at if sent_at is None else min(sent_at, at)
+            hit = next((w for w in windows if w[0] == node and start <= w[2] and at >= w[1]), None)
+            back = next((t for t in cl.connects if t > at), None)
+            drops.append({"at": clock(at), "kind": kind, "own_node_faulted": hit is not None,
+                          "cycle": hit[3] if hit else None,
+                          "seconds_without_connection": round(back - at, 3) if back is not None else None})
+        faulted = sum(1 for d in drops if d["own_node_faulted"])
+        survived = len(drops) - faulted
+        never_back = sum(1 for d in drops if d["seconds_without_connection"] is None)
+        row_across = {"own_node_faulted": collections.Counter(), "node_survived": collections.Counter()}
+        for command, word, _, _, fault_at in cl.across:
+            side = "own_node_faulted" if faulted_node_of.get(fault_at) == node else "node_survived"
+            row_across[side]["%s %s" % (command, word)] += 1
+            across[side][command][word] += 1
+        errors = collections.Counter(command for command, _, _ in cl.internal_errors)
+        error_list = []
+        for command, sent_at, at in cl.internal_errors:
+            internal_when[when(sent_at, at)] += 1
+            error_list.append({"command": command, "sent": clock(sent_at), "answered": clock(at),
+                               "when": when(sent_at, at)})
+        rows.append({"client": cl.name, "node": node, "connects": len(cl.connects),
+                     "reconnects_own_node_faulted": faulted, "reconnects_node_survived": survived,
+                     "lost_connections_not_reconnected": never_back,
+                     "internal_errors": dict(errors), "internal_error_replies": error_list[:50],
+                     "in_flight_across_a_fault": {k: dict(v) for k, v in row_across.items()},
+                     "lost_connections": drops})
+        totals["connects"] += len(cl.connects)
+        totals["reconnects_own_node_faulted"] += faulted
+        totals["reconnects_node_survived"] += survived
+        totals["lost_connections_not_reconnected"] += never_back
+        internal.update(errors)
+    result = dict(totals)
+    result["internal_errors"] = dict(internal)
+    result["internal_errors_total"] = sum(internal.values())
+    result["internal_errors_when"] = dict(internal_when)
+    result["in_flight_across_a_fault"] = {side: {c: dict(w) for c, w in v.items()} for side, v in across.items()}
+    result["clients"] = rows
+    return result
+
+
+def analyse(ledger, cycles, args, clients=(), faulted_cycles=None):
+    """`cycles`: those that reached a new primary; `faulted_cycles` (default `cycles`): every cycle
+    whose fault happened, which is what explains a sidecar client's lost connection."""
     acked, ports, acked_at = {}, {}, {}
     bodies_by_id = collections.defaultdict(set)
     for job_id, body, _, at, port, _ in ledger.inserted:
@@ -964,6 +1111,12 @@ def analyse(ledger, cycles, args):
         "delivered_under_other_id": len(other_id),
         "unknown_bodies": len(unknown),
     }
+    sidecar = None
+    if args.clients == "sidecar":
+        sidecar = sidecar_analysis([c for c in clients if c.pin is not None],
+                                   cycles if faulted_cycles is None else faulted_cycles)
+        # The sidecar pattern's promise: a client whose node survived keeps its connection.
+        violations["surviving_node_reconnects"] = sidecar["reconnects_node_survived"]
 
     def count(items, transport_of):
         return collections.Counter(transport_of(i) for i in items)
@@ -996,7 +1149,7 @@ def analyse(ledger, cycles, args):
         "duplicate_deliveries": dup_by[t],
         "client_errors_total": sum((ledger.errors if t == "tcp" else ledger.bus_errors).values()),
     } for t in TRANSPORTS}
-    return {
+    result = {
         "puts_sent": len(ledger.sent),
         "puts_acknowledged": len(ledger.inserted),
         "deletes_acknowledged": len(ledger.deleted),
@@ -1034,12 +1187,16 @@ def analyse(ledger, cycles, args):
             "unknown_bodies": [{"body": b, "reserved_by": w} for b, w in sorted(unknown.items())[:20]],
         },
     }
+    if sidecar is not None:
+        result["sidecar"] = sidecar
+    return result
 
 
 def print_summary(report):
     r = report.get("result") or {}
-    print("\n==== kill test: --fault %s --min-acks %d --when-too-few %s, %d of %d cycles"
+    print("\n==== kill test: --fault %s --min-acks %d --when-too-few %s%s, %d of %d cycles"
           % (report["args"]["fault"], report["args"]["min_acks"], report["args"]["when_too_few"],
+             " --clients sidecar" if report["args"]["clients"] == "sidecar" else "",
              len(report["cycles"]), report["args"]["cycles"]))
     for c in report["cycles"]:
         print("  cycle %2d: %s (term %s) -> %s (term %s) in %s ms; back as standby %s ms later via %s"
@@ -1069,11 +1226,41 @@ def print_summary(report):
                                                           json.dumps(r["client_errors"], sort_keys=True)))
         print("  bus client errors %d: %s" % (r["bus_client_errors_total"],
                                              json.dumps(r["bus_client_errors"], sort_keys=True)))
+        if "sidecar" in r:
+            print_sidecar(r["sidecar"], r["violations"]["surviving_node_reconnects"])
     if report["two_primaries_seen"]:
         print("  two nodes said primary at once %d time(s) (see the report)" % len(report["two_primaries_seen"]))
     if report.get("error"):
         print("  STOPPED: " + report["error"])
     print("  verdict: %s; report: %s" % (report["verdict"], report["report_path"]))
+
+
+def print_sidecar(sc, violations):
+    def across(counts):
+        return ", ".join("%s %d" % (k, n) for k, n in sorted(counts.items())) or "-"
+
+    print("  tcp clients pinned to their own node (--clients sidecar): reconnects when their node was the one"
+          " faulted (allowed) / when it survived (must be 0)")
+    print("    %-12s %-6s %8s %8s %8s %9s  %s" % ("client", "node", "connects", "faulted", "survived",
+                                                  "INT_ERR", "in flight across a fault of another node"))
+    for row in sc["clients"]:
+        print("    %-12s %-6s %8d %8d %8d%s %9d  %s" % (
+            row["client"], row["node"], row["connects"], row["reconnects_own_node_faulted"],
+            row["reconnects_node_survived"], "!" if row["reconnects_node_survived"] else " ",
+            sum(row["internal_errors"].values()), across(row["in_flight_across_a_fault"]["node_survived"])))
+    print("    %-12s %-6s %8d %8d %8d%s %9d" % (
+        "total", "", sc["connects"], sc["reconnects_own_node_faulted"], sc["reconnects_node_survived"],
+        " " if not sc["reconnects_node_survived"] else "!", sc["internal_errors_total"]))
+    print("  %-28s %8d%s" % ("surviving_node_reconnects", sc["reconnects_node_survived"],
+                             "  VIOLATION" if violations else ""))
+    if sc["lost_connections_not_reconnected"]:
+        print("  lost connections not reconnected by the end: %d" % sc["lost_connections_not_reconnected"])
+    print("  INTERNAL_ERROR replies (a reply lost in a failover; allowed): %s; by when the command was sent: %s"
+          % (json.dumps(sc["internal_errors"], sort_keys=True), json.dumps(sc["internal_errors_when"], sort_keys=True)))
+    for side, label in (("node_survived", "on surviving nodes"), ("own_node_faulted", "on the faulted node")):
+        counts = sc["in_flight_across_a_fault"][side]
+        print("  commands in flight across a fault, %s: %s" % (label, "; ".join(
+            "%s: %s" % (command, across(words)) for command, words in sorted(counts.items())) or "none"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1101,8 +1288,17 @@ def parse_args(argv):
     p.add_argument("--when-too-few", choices=("refuse", "serve"), default="refuse",
                    help="replication.whenTooFewStandbys")
     p.add_argument("--extra-conf", default="{}", help="JSON merged into every node's config")
-    p.add_argument("--producers", type=int, default=2)
-    p.add_argument("--consumers", type=int, default=2)
+    p.add_argument("--clients", choices=("any", "sidecar"), default="any",
+                   help="any: every TCP client tries the nodes' ports in turn (the default); sidecar: each is pinned "
+                        "to one node's port (round-robin over the nodes) and never tries another")
+    p.add_argument("--producers", type=int, default=None, help="TCP producers (2; with --clients sidecar 3)")
+    p.add_argument("--consumers", type=int, default=None, help="TCP consumers (2; with --clients sidecar 3)")
+    p.add_argument("--reserve-timeout", type=int, default=None,
+                   help="the TCP consumers' reserve-with-timeout, seconds (1; with --clients sidecar 5, so that a "
+                        "reserve waiting across a failover goes on waiting on the new primary)")
+    p.add_argument("--sidecar-read-timeout", type=float, default=30.0,
+                   help="with --clients sidecar: seconds a TCP client waits for a reply before it gives up its "
+                        "connection (above the product's 10 s without a primary and a pause's failover)")
     p.add_argument("--bus-producers", type=int, default=1,
                    help="producers over the event bus (BusClients.java, the typed client)")
     p.add_argument("--bus-consumers", type=int, default=1, help="consumers over the event bus")
@@ -1128,8 +1324,20 @@ def parse_args(argv):
         args.cluster_config = os.path.abspath(args.cluster_config)
     elif args.cluster_config_as_is:
         p.error("--cluster-config-as-is needs a --cluster-config file")
+    sidecar = args.clients == "sidecar"
+    if args.producers is None:
+        args.producers = 3 if sidecar else 2
+    if args.consumers is None:
+        args.consumers = 3 if sidecar else 2
+    if args.reserve_timeout is None:
+        args.reserve_timeout = 5 if sidecar else 1
     if args.cycles < 0 or args.producers < 1 or args.consumers < 1:
         p.error("--cycles must be >= 0, --producers and --consumers >= 1")
+    if sidecar and (args.producers < 3 or args.consumers < 3):
+        p.error("--clients sidecar needs --producers and --consumers >= 3 (each node gets producers and consumers)")
+    tcp_read_timeout = args.sidecar_read_timeout if sidecar else args.read_timeout
+    if not 0 <= args.reserve_timeout < tcp_read_timeout:
+        p.error("--reserve-timeout must be >= 0 and below the TCP clients' read timeout (%s s)" % tcp_read_timeout)
     if args.bus_producers < 0 or args.bus_consumers < 0:
         p.error("--bus-producers and --bus-consumers must be >= 0")
     if args.settle_seconds < 0:
@@ -1214,11 +1422,28 @@ def main(argv):
         print("kill-test: %s is primary; starting %d producers, %d consumers over TCP" % (
             first.name, args.producers, args.consumers), flush=True)
 
-        status = 3
-        clients = [Producer(i, nodes, ledger, stopping, args) for i in range(args.producers)]
-        clients += [Consumer(i, nodes, ledger, stopping, args) for i in range(args.consumers)]
+        if args.clients == "sidecar":
+            # Each client is an app beside one node: producer-K and consumer-K on node K mod 3.
+            clients = [Producer(i, nodes, ledger, stopping, args, pin=nodes[i % len(nodes)])
+                       for i in range(args.producers)]
+            clients += [Consumer(i, nodes, ledger, stopping, args, pin=nodes[i % len(nodes)])
+                        for i in range(args.consumers)]
+            print("kill-test: each TCP client pinned to its node: %s" % ", ".join(
+                "%s %s" % (c.name, c.pin.name) for c in clients), flush=True)
+        else:
+            clients = [Producer(i, nodes, ledger, stopping, args) for i in range(args.producers)]
+            clients += [Consumer(i, nodes, ledger, stopping, args) for i in range(args.consumers)]
         for c in clients:
             c.start()
+        if args.clients == "sidecar":
+            # The first fault must find every node with its apps connected.
+            try:
+                wait_for("every TCP client connected to its node", args.start_timeout,
+                         lambda: all(c.connects for c in clients))
+            except DeadlinePassed as e:
+                raise SetupFailed("%s (not connected: %s); the group: %s" % (
+                    e, ", ".join(c.name for c in clients if not c.connects), group.describe()))
+        status = 3
         for number in range(1, args.cycles + 1):
             cycle = run_cycle(number, group, args, ledger, report["cycles"])
             print("  cycle %d: %s -> %s in %d ms; rejoined via %s" % (
@@ -1228,13 +1453,13 @@ def main(argv):
         if bus is not None:
             bus.ask_stop()  # both kinds of client stop at once
         for c in clients:
-            c.join(timeout=args.read_timeout + 5)
+            c.join(timeout=c.read_timeout + 5)
         if bus is not None:
             bus.stop(args.bus_stop_timeout)
         final, stats = drain(group, args, ledger)
         report["final_primary"], report["final_tube_stats"] = final, stats
         report["drained"] = True
-        result = analyse(ledger, report["cycles"], args)
+        result = analyse(ledger, report["cycles"], args, clients)
         report["result"] = result
         status = 1 if result["violation_count"] else 0
         report["verdict"] = "FAIL" if status else "PASS"
@@ -1258,7 +1483,7 @@ def main(argv):
         if bus is not None and not isinstance(e, (KeyboardInterrupt, SystemExit)):
             bus.ask_stop()
         for c in clients:
-            c.join(timeout=args.read_timeout + 2)
+            c.join(timeout=c.read_timeout + 2)
         if bus is not None and not isinstance(e, (KeyboardInterrupt, SystemExit)):
             bus.stop(args.bus_stop_timeout)
         if group is not None and not isinstance(e, (KeyboardInterrupt, SystemExit)) and (ledger.inserted or ledger.seen):
@@ -1277,11 +1502,12 @@ def main(argv):
                     drain_error.code if isinstance(drain_error.code, int) else 3)
                 show_logs = False
         if ledger.inserted or ledger.seen:
-            report["result"] = analyse(ledger, [c for c in report["cycles"] if "promoted_at" in c], args)
+            report["result"] = analyse(ledger, [c for c in report["cycles"] if "promoted_at" in c], args, clients,
+                                       report["cycles"])
     finally:
         stopping.set()
         for c in clients:
-            c.join(timeout=args.read_timeout + 2)
+            c.join(timeout=c.read_timeout + 2)
         if bus is not None:
             # Ctrl-C and SIGTERM come here without the clean stop: SIGKILL by pid at once.
             try:
@@ -1319,6 +1545,7 @@ def main(argv):
         for c in report["cycles"]:
             c.pop("promoted_at", None)
             c.pop("fault_at", None)
+            c.pop("back_at", None)
         with open(args.report, "w") as f:
             json.dump(report, f, indent=2, sort_keys=True)
         if report["result"] is not None or report["cycles"]:
