@@ -892,7 +892,9 @@ def run_cycle(number, group, args, ledger, cycles):
         primary = group.await_stable("before cycle %d, after settling" % number, args.rejoin_timeout)
     h = primary.healthz() or {}
     old_term = h.get("term")
-    cycle = {"cycle": number, "fault": args.fault, "primary": primary.name, "term": old_term}
+    cycle = {"cycle": number, "fault": args.fault, "primary": primary.name, "term": old_term,
+             # A machine short of CPU starves Hazelcast's heartbeats (5 s in cluster-group.xml): say how busy it was.
+             "load_before": round(os.getloadavg()[0], 2)}
     cycles.append(cycle)
     with ledger.lock:
         highest_before = max((i[0] for i in ledger.inserted), default=0)
@@ -1199,9 +1201,9 @@ def print_summary(report):
              " --clients sidecar" if report["args"]["clients"] == "sidecar" else "",
              len(report["cycles"]), report["args"]["cycles"]))
     for c in report["cycles"]:
-        print("  cycle %2d: %s (term %s) -> %s (term %s) in %s ms; back as standby %s ms later via %s"
+        print("  cycle %2d: %s (term %s) -> %s (term %s) in %s ms; back as standby %s ms later via %s; load %s"
               % (c["cycle"], c["primary"], c.get("term"), c.get("new_primary"), c.get("new_term"),
-                 c.get("failover_ms"), c.get("rejoin_ms"), c.get("rejoin_roles")))
+                 c.get("failover_ms"), c.get("rejoin_ms"), c.get("rejoin_roles"), c.get("load_before")))
     if r and not report["drained"]:
         print("  (stopped before the drain: jobs still queued count as lost below)")
     if r:
