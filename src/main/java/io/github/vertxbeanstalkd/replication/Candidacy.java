@@ -23,17 +23,28 @@ import org.slf4j.LoggerFactory;
  * same primary's stream. A standby acknowledges a batch only once it applied it, so whatever a
  * client was told is held by a live node that answers with a position at least as far; the
  * standby that acknowledged the last changes wins.
+ *
+ * <p>The primary whose stream this node followed is not asked: the standbys acknowledged all it
+ * told its clients (with minAcks 1 or more), so it holds nothing they do not. Another standby that
+ * does not answer is waited for as long as it stays in the cluster's view (a paused one leaves it
+ * after Hazelcast's heartbeat timeout), up to {@link #UNANSWERED_WAIT_NANOS}: under load a live
+ * standby that acknowledged the last changes may answer late, and going on without it after 2 s
+ * lost them (a SIGSTOP run: ids issued twice, deleted jobs back).
  */
 final class Candidacy {
   private static final Logger log = LoggerFactory.getLogger(Candidacy.class);
   private static final long QUIET_BEFORE_COMPETING_NANOS = 1_000_000_000L;
   private static final long POSITION_QUERY_MILLIS = 300;
-  /** How long a live member that does not answer a position query is waited for. */
-  private static final long UNANSWERED_WAIT_NANOS = 2_000_000_000L;
+  /**
+   * How long a member in the view that does not answer a position query is waited for: longer
+   * than the cluster's heartbeat timeout (5 s), so that only one that heartbeats but never answers
+   * (a stuck node) is at last gone on without.
+   */
+  static final long UNANSWERED_WAIT_NANOS = 15_000_000_000L;
 
   private final Vertx vertx;
   private final String group;
-  private final Follower follower;
+  private final Stream follower;
   private final GroupLock lock;
   /** Whether this node follows a primary now (set on the node's context). */
   private final BooleanSupplier isFollowing;
@@ -42,7 +53,25 @@ final class Candidacy {
   /** The other nodes' positions when this node last decided to compete, for the log. */
   private volatile String lastCompared = "";
 
-  Candidacy(Vertx vertx, String group, Follower follower, GroupLock lock, BooleanSupplier isFollowing) {
+  /** What this node holds of the primary's stream (its follower). */
+  interface Stream {
+    /** The term whose copy this node holds complete; -1 while it holds none. */
+    long copiedTerm();
+
+    /** The newest term this node has seen. */
+    long newestTerm();
+
+    /** When this node last heard from the primary it follows (System.nanoTime). */
+    long lastHeardNanos();
+
+    /** How far this node applied the stream of {@link #copiedTerm()}. */
+    long applied();
+
+    /** The Vert.x node id of the primary this node followed last; null before it did. */
+    String followedNode();
+  }
+
+  Candidacy(Vertx vertx, String group, Stream follower, GroupLock lock, BooleanSupplier isFollowing) {
     this.vertx = vertx;
     this.group = group;
     this.follower = follower;
@@ -65,7 +94,12 @@ final class Candidacy {
       return false;
     }
     long applied = follower.applied();
-    List<String> ids = lock.otherMemberIds();
+    List<String> ids = new ArrayList<>(lock.otherMemberIds());
+    String formerPrimary = follower.followedNode();
+    if (formerPrimary != null) {
+      ids.remove(formerPrimary);
+    }
+    silentSince.keySet().retainAll(ids);
     List<CompletableFuture<Message<JsonObject>>> answers = new ArrayList<>();
     for (String id : ids) {
       answers.add(vertx.eventBus().<JsonObject>request(Addresses.of(group, id).position(), new JsonObject(),

@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * It refuses a batch of a term older than the newest it has seen. Runs on the replication node's
  * context.
  */
-final class Follower {
+final class Follower implements Candidacy.Stream {
   private static final Logger log = LoggerFactory.getLogger(Follower.class);
   /** Without a batch or heartbeat for this long, the standby subscribes again. */
   private static final long SILENCE_NANOS = 3_000_000_000L;
@@ -104,12 +104,14 @@ final class Follower {
     });
   }
 
-  long newestTerm() {
+  @Override
+  public long newestTerm() {
     return newestTerm;
   }
 
   /** The cluster node id of the primary this node subscribed to last; null before it did. */
-  String followedNode() {
+  @Override
+  public String followedNode() {
     return followedNode;
   }
 
@@ -117,17 +119,20 @@ final class Follower {
    * The term of the primary whose stream this node holds a complete copy of, and follows or
    * followed last; -1 when it holds none (never copied, or a new copy is under way).
    */
-  long copiedTerm() {
+  @Override
+  public long copiedTerm() {
     return copiedTerm;
   }
 
   /** When the primary was last heard from (a batch or a heartbeat), on System.nanoTime. */
-  long lastHeardNanos() {
+  @Override
+  public long lastHeardNanos() {
     return lastHeardNanos;
   }
 
   /** How far this node applied the stream of {@link #copiedTerm()}. */
-  long applied() {
+  @Override
+  public long applied() {
     return appliedVolatile;
   }
 
