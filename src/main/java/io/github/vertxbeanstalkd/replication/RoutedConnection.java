@@ -51,6 +51,7 @@ final class RoutedConnection implements ConnectionSession {
   }
 
   private final Link.Opener host;
+  private final HostClock clock;
   private final EngineClient.Listener listener;
   private final SessionKey key;
   private final ConnectionTubes tubes = new ConnectionTubes();
@@ -59,8 +60,9 @@ final class RoutedConnection implements ConnectionSession {
   private boolean isInputEnded;
   private boolean isClosed;
 
-  RoutedConnection(Link.Opener host, EngineClient.Listener listener, SessionKey key) {
+  RoutedConnection(Link.Opener host, HostClock clock, EngineClient.Listener listener, SessionKey key) {
     this.host = host;
+    this.clock = clock;
     this.listener = listener;
     this.key = key;
   }
@@ -82,7 +84,7 @@ final class RoutedConnection implements ConnectionSession {
         continue;
       }
       if (c instanceof Command.Reserve && now == 0) {
-        now = System.nanoTime();
+        now = clock.nanos();
       }
       awaiting.add(new Entry(c, state, now));
     }
@@ -205,7 +207,7 @@ final class RoutedConnection implements ConnectionSession {
     List<Command> replay = tubes.replay();
     List<Command> send = new ArrayList<>(replay.size() + awaiting.size());
     send.addAll(replay);
-    long now = System.nanoTime();
+    long now = clock.nanos();
     for (Entry e : awaiting) {
       if (e.state == State.UNSENT) {
         e.state = State.SENT;
@@ -230,7 +232,7 @@ final class RoutedConnection implements ConnectionSession {
    * command answers INTERNAL_ERROR, since it may or may not have run.
    */
   private void lose() {
-    long now = System.nanoTime();
+    long now = clock.nanos();
     for (Iterator<Entry> it = awaiting.iterator(); it.hasNext(); ) {
       Entry e = it.next();
       if (e.state == State.SILENT) {

@@ -11,7 +11,10 @@ import io.github.vertxbeanstalkd.protocol.ReplyEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * the client hears one reply per command, in order, whatever happens to the sessions behind it.
  */
 class RoutedConnectionTest {
+  private static final long SECOND_NANOS = 1_000_000_000L;
   private static final PrimaryRoute.Primary FIRST = new PrimaryRoute.Primary(1, "n1", "fwd.1");
   private static final PrimaryRoute.Primary SECOND = new PrimaryRoute.Primary(2, "n2", "fwd.2");
 
@@ -67,6 +71,54 @@ class RoutedConnectionTest {
     }
   }
 
+  /** The host's time, moved on by the test: a timer runs when the time reaches its deadline. */
+  private static final class FakeClock implements HostClock {
+    private record Timer(long deadlineNanos, Runnable action) {}
+
+    private final Map<Long, Timer> timers = new HashMap<>();
+    private long nowNanos = 123 * SECOND_NANOS;
+    private long nextId = 1;
+
+    @Override
+    public long nanos() {
+      return nowNanos;
+    }
+
+    @Override
+    public long setTimer(long delayNanos, Runnable action) {
+      assertTrue(delayNanos > 0, "a timer armed for no time: " + delayNanos);
+      timers.put(nextId, new Timer(nowNanos + delayNanos, action));
+      return nextId++;
+    }
+
+    @Override
+    public void cancelTimer(long timerId) {
+      timers.remove(timerId);
+    }
+
+    int armed() {
+      return timers.size();
+    }
+
+    /** Moves the time on by {@code nanos}, running each timer due on the way at its own deadline. */
+    void advance(long nanos) {
+      long untilNanos = nowNanos + nanos;
+      while (true) {
+        Map.Entry<Long, Timer> next = timers.entrySet().stream()
+            .filter(t -> t.getValue().deadlineNanos() <= untilNanos)
+            .min(Comparator.comparingLong(t -> t.getValue().deadlineNanos())).orElse(null);
+        if (next == null) {
+          break;
+        }
+        timers.remove(next.getKey());
+        nowNanos = next.getValue().deadlineNanos();
+        next.getValue().action().run();
+      }
+      nowNanos = untilNanos;
+    }
+  }
+
+  private final FakeClock clock = new FakeClock();
   private final List<FakeLink> links = new ArrayList<>();
   private final List<String> heard = new ArrayList<>();
   private boolean isComplete;
@@ -80,7 +132,7 @@ class RoutedConnectionTest {
 
     @Override
     public void closed(RoutedConnection c) {}
-  }, reply -> {
+  }, clock, reply -> {
     for (Reply r : reply.replies()) {
       heard.add(new String(ReplyEncoder.encode(r).getBytes(), StandardCharsets.ISO_8859_1).trim());
     }
@@ -230,12 +282,11 @@ class RoutedConnectionTest {
 
   @Test
   void aWaitingReserveGoesAgainWithWhatIsLeftOfItsTimeout() {
-    long second = 1_000_000_000L;
     assertEquals(new Command.Reserve(4), RoutedConnection.remainingOf(new Command.Reserve(5), 0, 1_200_000_000L));
     assertEquals(new Command.Reserve(5), RoutedConnection.remainingOf(new Command.Reserve(5), 0, 1));
-    assertEquals(new Command.Reserve(0), RoutedConnection.remainingOf(new Command.Reserve(5), 0, 6 * second));
-    assertEquals(Command.Reserve.FOREVER, RoutedConnection.remainingOf(Command.Reserve.FOREVER, 0, 6 * second));
-    assertEquals(new Command.Reserve(-1, true), RoutedConnection.remainingOf(new Command.Reserve(-1, true), 0, second));
+    assertEquals(new Command.Reserve(0), RoutedConnection.remainingOf(new Command.Reserve(5), 0, 6 * SECOND_NANOS));
+    assertEquals(Command.Reserve.FOREVER, RoutedConnection.remainingOf(Command.Reserve.FOREVER, 0, 6 * SECOND_NANOS));
+    assertEquals(new Command.Reserve(-1, true), RoutedConnection.remainingOf(new Command.Reserve(-1, true), 0, SECOND_NANOS));
     assertEquals(new Command.Reserve(4294967295L, true),
         RoutedConnection.remainingOf(new Command.Reserve(4294967295L, true), 0, 0));
   }
