@@ -35,7 +35,7 @@ final class RoutedSessions implements SessionHost, Link.Opener, HostClock {
   private static final Logger log = LoggerFactory.getLogger(RoutedSessions.class);
   /** How often detached connections are looked at. */
   private static final long TICK_MILLIS = 1000;
-  /** Without a primary for this long, commands waiting for one answer INTERNAL_ERROR (reserves wait on). */
+  /** Without a primary for this long, commands waiting for one answer INTERNAL_ERROR (a reserve waits to its deadline). */
   static final long NO_PRIMARY_NANOS = 10_000_000_000L;
 
   private final Vertx vertx;
