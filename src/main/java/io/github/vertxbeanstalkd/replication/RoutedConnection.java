@@ -19,11 +19,15 @@ import org.slf4j.LoggerFactory;
  * and the connection's used tube and watch list; when the primary changes, it opens a session on
  * the new one, gives it the same tubes before anything else, sends again the reserves that were
  * waiting (with what is left of their timeouts) and answers INTERNAL_ERROR for the other commands
- * whose replies were lost. Replies reach the listener in the order the commands came, one each.
+ * whose replies were lost. While no primary has it, a reserve-with-timeout answers TIMED_OUT at its
+ * deadline, as the primary would have. Replies reach the listener in the order the commands came,
+ * one each.
  */
 final class RoutedConnection implements ConnectionSession {
   private static final Logger log = LoggerFactory.getLogger(RoutedConnection.class);
   private static final long SECOND_NANOS = 1_000_000_000L;
+  /** The start of a reserve held back by a waiting reserve before it. */
+  private static final long NOT_STARTED = Long.MIN_VALUE;
 
   /** Where a command stands. */
   private enum State {
@@ -37,30 +41,41 @@ final class RoutedConnection implements ConnectionSession {
   }
 
   private static final class Entry {
-    private Command command;
+    /** As the client sent it: a reserve sent again goes with what is left of its timeout. */
+    private final Command command;
     private State state;
-    private long sentNanos;
+    /**
+     * For a reserve, when its timeout started: when it came, or, if a reserve waiting before it held
+     * it back ({@link #NOT_STARTED} until then), when that one was answered.
+     */
+    private long startNanos;
     /** Sent before the end of input: the engine drops it if it waits behind a reserve then. */
     private boolean isBeforeEndOfInput;
 
-    Entry(Command command, State state, long sentNanos) {
+    Entry(Command command, State state) {
       this.command = command;
       this.state = state;
-      this.sentNanos = sentNanos;
     }
   }
 
   private final Link.Opener host;
+  private final HostClock clock;
   private final EngineClient.Listener listener;
   private final SessionKey key;
   private final ConnectionTubes tubes = new ConnectionTubes();
   private final ArrayDeque<Entry> awaiting = new ArrayDeque<>();
   private Link link;
+  /** The reserves in {@link #awaiting} that wait for a job: each holds back the ones behind it. */
+  private int waitingReserves;
+  /** The unsent reserve at the head whose deadline a timer is armed for, or null. */
+  private Entry timedReserve;
+  private long timedReserveTimer;
   private boolean isInputEnded;
   private boolean isClosed;
 
-  RoutedConnection(Link.Opener host, EngineClient.Listener listener, SessionKey key) {
+  RoutedConnection(Link.Opener host, HostClock clock, EngineClient.Listener listener, SessionKey key) {
     this.host = host;
+    this.clock = clock;
     this.listener = listener;
     this.key = key;
   }
@@ -75,19 +90,25 @@ final class RoutedConnection implements ConnectionSession {
       return;
     }
     State state = link == null ? State.UNSENT : State.SENT;
-    long now = 0;
     for (Command c : commands) {
       if (c instanceof Command.PutLine) {
         // No reply comes for it. Without a primary it is dropped: the put takes its id when its body arrives.
         continue;
       }
-      if (c instanceof Command.Reserve && now == 0) {
-        now = System.nanoTime();
+      Entry e = new Entry(c, state);
+      if (c instanceof Command.Reserve reserve) {
+        // As beanstalkd, which reads a reserve's timeout only once the reserve before it is answered.
+        e.startNanos = waitingReserves > 0 ? NOT_STARTED : clock.nanos();
+        if (waits(reserve)) {
+          waitingReserves++;
+        }
       }
-      awaiting.add(new Entry(c, state, now));
+      awaiting.add(e);
     }
     if (link != null) {
       link.submit(commands);
+    } else {
+      answerWithoutPrimary();
     }
   }
 
@@ -116,6 +137,8 @@ final class RoutedConnection implements ConnectionSession {
     }
     isClosed = true;
     awaiting.clear();
+    waitingReserves = 0;
+    stopTimer();
     if (link != null) {
       link.close();
       link = null;
@@ -135,8 +158,8 @@ final class RoutedConnection implements ConnectionSession {
     }
     List<Reply> out = new ArrayList<>(reply.replies().size());
     for (Reply r : reply.replies()) {
-      answerLost(out);
-      Entry e = awaiting.poll();
+      answerHead(out);
+      Entry e = pollHead();
       if (e == null) {
         log.error("forwarding: a reply {} for no command of connection {}", r, key);
         break;
@@ -161,9 +184,14 @@ final class RoutedConnection implements ConnectionSession {
       // behind it. Only that: what was sent later may not have reached the engine yet (a client's
       // next batch can follow the replay of its tubes before the replay is answered).
       awaiting.removeIf(e -> e.isBeforeEndOfInput && (e.state == State.SENT || e.state == State.SILENT));
+      waitingReserves = (int) awaiting.stream().filter(e -> e.command instanceof Command.Reserve r && waits(r)).count();
+      startReserves();
     }
-    answerLost(out);
+    answerHead(out);
     deliver(out, reply.holdsJobs());
+    if (link == null) {
+      timeHead();
+    }
   }
 
   /** The group's primary is now {@code primary} (null: none known). */
@@ -176,15 +204,20 @@ final class RoutedConnection implements ConnectionSession {
       link = null;
       lose();
       List<Reply> out = new ArrayList<>();
-      answerLost(out);
+      answerHead(out);
       deliver(out, false);
     }
     if (primary != null) {
       attach(primary);
+    } else {
+      timeHead();
     }
   }
 
-  /** No primary has been known for too long: the commands waiting for one answer INTERNAL_ERROR, except reserves. */
+  /**
+   * No primary has been known for too long: the commands waiting for one answer INTERNAL_ERROR,
+   * except reserves, which wait on until their deadlines.
+   */
   void giveUpUnsent() {
     if (isClosed || link != null) {
       return;
@@ -194,27 +227,26 @@ final class RoutedConnection implements ConnectionSession {
         e.state = State.LOST;
       }
     }
-    List<Reply> out = new ArrayList<>();
-    answerLost(out);
-    deliver(out, false);
+    answerWithoutPrimary();
   }
 
   /** Opens a session on {@code primary}: the connection's tubes first, then what waits to be sent. */
   void attach(PrimaryRoute.Primary primary) {
+    stopTimer();
     link = host.open(primary, this);
     List<Command> replay = tubes.replay();
     List<Command> send = new ArrayList<>(replay.size() + awaiting.size());
     send.addAll(replay);
-    long now = System.nanoTime();
+    long now = clock.nanos();
     for (Entry e : awaiting) {
       if (e.state == State.UNSENT) {
         e.state = State.SENT;
-        e.sentNanos = now;
-        send.add(e.command);
+        send.add(e.command instanceof Command.Reserve reserve && e.startNanos != NOT_STARTED
+            ? remainingOf(reserve, e.startNanos, now) : e.command);
       }
     }
     for (int i = replay.size() - 1; i >= 0; i--) {
-      awaiting.addFirst(new Entry(replay.get(i), State.SILENT, now));
+      awaiting.addFirst(new Entry(replay.get(i), State.SILENT));
     }
     if (!send.isEmpty()) {
       link.submit(send);
@@ -230,36 +262,122 @@ final class RoutedConnection implements ConnectionSession {
    * command answers INTERNAL_ERROR, since it may or may not have run.
    */
   private void lose() {
-    long now = System.nanoTime();
     for (Iterator<Entry> it = awaiting.iterator(); it.hasNext(); ) {
       Entry e = it.next();
       if (e.state == State.SILENT) {
         it.remove();
       } else if (e.state == State.SENT) {
-        if (e.command instanceof Command.Reserve reserve) {
-          e.command = remainingOf(reserve, e.sentNanos, now);
-          e.state = State.UNSENT;
-        } else {
-          e.state = State.LOST;
+        e.state = e.command instanceof Command.Reserve ? State.UNSENT : State.LOST;
+      }
+    }
+  }
+
+  /**
+   * The reserve with what is left of its timeout since {@code startNanos}, rounded up to whole
+   * seconds: never shorter than asked.
+   */
+  static Command.Reserve remainingOf(Command.Reserve reserve, long startNanos, long nowNanos) {
+    if (!reserve.hasTimeout() || reserve.timeoutSeconds() == 0) {
+      return reserve;
+    }
+    long leftNanos = leftNanos(reserve, startNanos, nowNanos);
+    long leftSeconds = leftNanos <= 0 ? 0 : (leftNanos + SECOND_NANOS - 1) / SECOND_NANOS;
+    return new Command.Reserve(leftSeconds, reserve.isWithTimeout());
+  }
+
+  private static long leftNanos(Command.Reserve reserve, long startNanos, long nowNanos) {
+    if (!reserve.hasTimeout()) {
+      return Long.MAX_VALUE;
+    }
+    long timeoutNanos = reserve.timeoutSeconds() * SECOND_NANOS;
+    return startNanos == NOT_STARTED ? timeoutNanos : timeoutNanos - (nowNanos - startNanos);
+  }
+
+  /** Whether a reserve waits for a job when none is ready (and so holds back the commands behind it). */
+  private static boolean waits(Command.Reserve reserve) {
+    return reserve.timeoutSeconds() != 0;
+  }
+
+  /** Answers what comes first and needs no primary: lost commands, and unsent reserves past their deadlines. */
+  private void answerHead(List<Reply> out) {
+    while (!awaiting.isEmpty()) {
+      Entry e = awaiting.peek();
+      if (e.state == State.LOST) {
+        out.add(Reply.Word.INTERNAL_ERROR);
+      } else if (e.state == State.UNSENT && e.command instanceof Command.Reserve reserve
+          && leftNanos(reserve, e.startNanos, clock.nanos()) <= 0) {
+        // BEHAVIOURS.md 5: TIMED_OUT at the deadline. Unsent, it has no session, so the connection
+        // holds no job (no DEADLINE_SOON is due) and no job can be given.
+        out.add(Reply.Word.TIMED_OUT);
+      } else {
+        return;
+      }
+      pollHead();
+    }
+  }
+
+  /** Takes the command at the head, answered; a waiting reserve answered lets the next reserves' timeouts start. */
+  private Entry pollHead() {
+    Entry e = awaiting.poll();
+    if (e != null && e.command instanceof Command.Reserve reserve && waits(reserve)) {
+      waitingReserves--;
+      startReserves();
+    }
+    return e;
+  }
+
+  /** Starts the timeouts of the reserves no waiting reserve holds back any more. */
+  private void startReserves() {
+    if (awaiting.isEmpty()) {
+      return;
+    }
+    long now = clock.nanos();
+    for (Entry e : awaiting) {
+      if (e.command instanceof Command.Reserve reserve) {
+        if (e.startNanos == NOT_STARTED) {
+          e.startNanos = now;
+        }
+        if (waits(reserve)) {
+          return;
         }
       }
     }
   }
 
-  /** The reserve with what is left of its timeout, rounded up to whole seconds: never shorter than asked. */
-  static Command.Reserve remainingOf(Command.Reserve reserve, long sentNanos, long nowNanos) {
-    if (!reserve.hasTimeout() || reserve.timeoutSeconds() == 0) {
-      return reserve;
-    }
-    long leftNanos = reserve.timeoutSeconds() * SECOND_NANOS - (nowNanos - sentNanos);
-    long leftSeconds = leftNanos <= 0 ? 0 : (leftNanos + SECOND_NANOS - 1) / SECOND_NANOS;
-    return new Command.Reserve(leftSeconds, reserve.isWithTimeout());
+  private void answerWithoutPrimary() {
+    List<Reply> out = new ArrayList<>();
+    answerHead(out);
+    deliver(out, false);
+    timeHead();
   }
 
-  private void answerLost(List<Reply> out) {
-    while (!awaiting.isEmpty() && awaiting.peek().state == State.LOST) {
-      awaiting.poll();
-      out.add(Reply.Word.INTERNAL_ERROR);
+  /** Without a primary, a timer waits for the deadline of an unsent reserve at the head: its reply comes next. */
+  private void timeHead() {
+    Entry head = awaiting.peek();
+    if (isClosed || link != null || head == null || head.state != State.UNSENT
+        || !(head.command instanceof Command.Reserve reserve) || !reserve.hasTimeout()) {
+      stopTimer();
+      return;
+    }
+    if (head != timedReserve) {
+      stopTimer();
+      timedReserve = head;
+      long leftNanos = leftNanos(reserve, head.startNanos, clock.nanos());
+      timedReserveTimer = clock.setTimer(Math.max(1, leftNanos), this::onDeadline);
+    }
+  }
+
+  private void onDeadline() {
+    timedReserve = null;
+    if (!isClosed && link == null) {
+      answerWithoutPrimary();
+    }
+  }
+
+  private void stopTimer() {
+    if (timedReserve != null) {
+      timedReserve = null;
+      clock.cancelTimer(timedReserveTimer);
     }
   }
 

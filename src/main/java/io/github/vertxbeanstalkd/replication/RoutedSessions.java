@@ -31,11 +31,11 @@ import org.slf4j.LoggerFactory;
  * the primary changes, every connection moves to the new one. What the connections send during one
  * event-loop turn leaves as one message. Runs on the front's context only.
  */
-final class RoutedSessions implements SessionHost, Link.Opener {
+final class RoutedSessions implements SessionHost, Link.Opener, HostClock {
   private static final Logger log = LoggerFactory.getLogger(RoutedSessions.class);
   /** How often detached connections are looked at. */
   private static final long TICK_MILLIS = 1000;
-  /** Without a primary for this long, commands waiting for one answer INTERNAL_ERROR (reserves wait on). */
+  /** Without a primary for this long, commands waiting for one answer INTERNAL_ERROR (a reserve waits to its deadline). */
   static final long NO_PRIMARY_NANOS = 10_000_000_000L;
 
   private final Vertx vertx;
@@ -85,7 +85,7 @@ final class RoutedSessions implements SessionHost, Link.Opener {
 
   @Override
   public ConnectionSession open(EngineClient.Listener listener) {
-    RoutedConnection c = new RoutedConnection(this, listener, new SessionKey(replyAddress, nextConnectionId++));
+    RoutedConnection c = new RoutedConnection(this, this, listener, new SessionKey(replyAddress, nextConnectionId++));
     connections.add(c);
     if (primary != null) {
       c.attach(primary);
@@ -128,6 +128,22 @@ final class RoutedSessions implements SessionHost, Link.Opener {
     links.put(link.id, link);
     ForwardFrames.control(out(primary.address()), ForwardFrames.OPEN, link.id);
     return link;
+  }
+
+  @Override
+  public long nanos() {
+    return System.nanoTime();
+  }
+
+  @Override
+  public long setTimer(long delayNanos, Runnable action) {
+    // Rounded up: the action may look at the clock and expect its time to have come.
+    return vertx.setTimer(Math.max(1, (delayNanos + 999_999) / 1_000_000), id -> action.run());
+  }
+
+  @Override
+  public void cancelTimer(long timerId) {
+    vertx.cancelTimer(timerId);
   }
 
   private void onPrimary(PrimaryRoute.Primary now) {

@@ -11,7 +11,10 @@ import io.github.vertxbeanstalkd.protocol.ReplyEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * the client hears one reply per command, in order, whatever happens to the sessions behind it.
  */
 class RoutedConnectionTest {
+  private static final long SECOND_NANOS = 1_000_000_000L;
   private static final PrimaryRoute.Primary FIRST = new PrimaryRoute.Primary(1, "n1", "fwd.1");
   private static final PrimaryRoute.Primary SECOND = new PrimaryRoute.Primary(2, "n2", "fwd.2");
 
@@ -67,6 +71,54 @@ class RoutedConnectionTest {
     }
   }
 
+  /** The host's time, moved on by the test: a timer runs when the time reaches its deadline. */
+  private static final class FakeClock implements HostClock {
+    private record Timer(long deadlineNanos, Runnable action) {}
+
+    private final Map<Long, Timer> timers = new HashMap<>();
+    private long nowNanos = 123 * SECOND_NANOS;
+    private long nextId = 1;
+
+    @Override
+    public long nanos() {
+      return nowNanos;
+    }
+
+    @Override
+    public long setTimer(long delayNanos, Runnable action) {
+      assertTrue(delayNanos > 0, "a timer armed for no time: " + delayNanos);
+      timers.put(nextId, new Timer(nowNanos + delayNanos, action));
+      return nextId++;
+    }
+
+    @Override
+    public void cancelTimer(long timerId) {
+      timers.remove(timerId);
+    }
+
+    int armed() {
+      return timers.size();
+    }
+
+    /** Moves the time on by {@code nanos}, running each timer due on the way at its own deadline. */
+    void advance(long nanos) {
+      long untilNanos = nowNanos + nanos;
+      while (true) {
+        Map.Entry<Long, Timer> next = timers.entrySet().stream()
+            .filter(t -> t.getValue().deadlineNanos() <= untilNanos)
+            .min(Comparator.comparingLong(t -> t.getValue().deadlineNanos())).orElse(null);
+        if (next == null) {
+          break;
+        }
+        timers.remove(next.getKey());
+        nowNanos = next.getValue().deadlineNanos();
+        next.getValue().action().run();
+      }
+      nowNanos = untilNanos;
+    }
+  }
+
+  private final FakeClock clock = new FakeClock();
   private final List<FakeLink> links = new ArrayList<>();
   private final List<String> heard = new ArrayList<>();
   private boolean isComplete;
@@ -80,7 +132,7 @@ class RoutedConnectionTest {
 
     @Override
     public void closed(RoutedConnection c) {}
-  }, reply -> {
+  }, clock, reply -> {
     for (Reply r : reply.replies()) {
       heard.add(new String(ReplyEncoder.encode(r).getBytes(), StandardCharsets.ISO_8859_1).trim());
     }
@@ -229,13 +281,154 @@ class RoutedConnectionTest {
   }
 
   @Test
+  void withoutAPrimaryAReserveWithTimeoutAnswersTimedOutAtItsDeadline() {
+    submit(new Command.Reserve(2));
+    clock.advance(2 * SECOND_NANOS - 1);
+    assertEquals(List.of(), heard);
+    clock.advance(1);
+    assertEquals(List.of("TIMED_OUT"), heard, "BEHAVIOURS.md 5: at the deadline, not when a primary is known");
+    assertTrue(isComplete);
+    connection.attach(FIRST);
+    assertEquals(List.of(), link().sent, "an answered reserve does not go");
+  }
+
+  @Test
+  void withoutAPrimaryAReserveWithTimeoutZeroAnswersTimedOutAtOnce() {
+    submit(new Command.Reserve(0), new Command.Reserve(0));
+    assertEquals(List.of("TIMED_OUT", "TIMED_OUT"), heard);
+    assertTrue(isComplete);
+    assertEquals(0, clock.armed());
+  }
+
+  @Test
+  void withoutAPrimaryAPlainReserveWaitsOnAndNoTimerIsArmed() {
+    submit(Command.Reserve.FOREVER);
+    assertEquals(0, clock.armed());
+    clock.advance(3600 * SECOND_NANOS);
+    connection.giveUpUnsent();
+    assertEquals(List.of(), heard);
+    connection.attach(FIRST);
+    assertEquals(List.of(Command.Reserve.FOREVER), link().sent);
+  }
+
+  @Test
+  void aReserveLostWithItsPrimaryAnswersTimedOutAtTheDeadlineItHadWhenItCame() {
+    connection.attach(FIRST);
+    submit(new Command.Reserve(5));
+    clock.advance(3 * SECOND_NANOS);
+    connection.rerouteTo(null);
+    clock.advance(2 * SECOND_NANOS - 1);
+    assertEquals(List.of(), heard);
+    clock.advance(1);
+    assertEquals(List.of("TIMED_OUT"), heard);
+    assertTrue(isComplete);
+  }
+
+  @Test
+  void aReserveInASessionThePrimaryEndedAnswersTimedOutAtItsDeadline() {
+    connection.attach(FIRST);
+    submit(new Command.Reserve(3));
+    clock.advance(SECOND_NANOS);
+    link().end();
+    clock.advance(2 * SECOND_NANOS);
+    assertEquals(List.of("TIMED_OUT"), heard);
+  }
+
+  @Test
+  void aReserveSentToANewPrimaryCarriesOnlyWhatIsLeftOfItsDeadlineTimeWithoutAPrimaryIncluded() {
+    connection.attach(FIRST);
+    submit(new Command.Reserve(10));
+    clock.advance(2 * SECOND_NANOS);
+    connection.rerouteTo(null);
+    clock.advance(3 * SECOND_NANOS);
+    connection.rerouteTo(SECOND);
+    assertEquals(List.of(new Command.Reserve(5)), link().sent);
+    assertEquals(0, clock.armed(), "the new primary times it");
+    clock.advance(SECOND_NANOS);
+    connection.rerouteTo(FIRST);
+    assertEquals(List.of(new Command.Reserve(4)), link().sent, "counted once from when it came, not from each send");
+    clock.advance(10 * SECOND_NANOS);
+    assertEquals(List.of(), heard, "while a primary has it, its reply is the primary's");
+  }
+
+  @Test
+  void aReserveWhoseDeadlinePassedBehindAnUnansweredCommandGoesWithNoTimeLeft() {
+    submit(Command.Stats.INSTANCE, new Command.Reserve(1));
+    clock.advance(5 * SECOND_NANOS);
+    assertEquals(List.of(), heard, "nothing may overtake the stats");
+    connection.attach(FIRST);
+    // The primary answers it at once after the stats: with a job if one is ready then, or TIMED_OUT.
+    assertEquals(List.of(Command.Stats.INSTANCE, new Command.Reserve(0)), link().sent);
+  }
+
+  @Test
+  void aReserveWhoseDeadlinePassedBehindACommandThatGaveUpAnswersTimedOutRightAfterIt() {
+    submit(Command.Stats.INSTANCE, new Command.Reserve(1), new Command.Reserve(20));
+    clock.advance(11 * SECOND_NANOS);
+    connection.giveUpUnsent();
+    assertEquals(List.of("INTERNAL_ERROR", "TIMED_OUT"), heard);
+    clock.advance(20 * SECOND_NANOS - 1);
+    assertEquals(2, heard.size(), "the second reserve's clock started when the first was answered");
+    clock.advance(1);
+    assertEquals(List.of("INTERNAL_ERROR", "TIMED_OUT", "TIMED_OUT"), heard);
+    assertTrue(isComplete);
+  }
+
+  @Test
+  void aReserveBehindAWaitingReserveStartsItsClockWhenThatOneIsAnswered() {
+    submit(new Command.Reserve(2), new Command.Reserve(3), new Command.Reserve(0));
+    clock.advance(2 * SECOND_NANOS);
+    assertEquals(List.of("TIMED_OUT"), heard);
+    clock.advance(3 * SECOND_NANOS - 1);
+    assertEquals(List.of("TIMED_OUT"), heard);
+    clock.advance(1);
+    assertEquals(List.of("TIMED_OUT", "TIMED_OUT", "TIMED_OUT"), heard);
+    assertTrue(isComplete);
+  }
+
+  @Test
+  void aReserveHeldBackByAnotherGoesToANewPrimaryWithItsWholeTimeout() {
+    connection.attach(FIRST);
+    submit(new Command.Reserve(2), new Command.Reserve(3));
+    clock.advance(SECOND_NANOS);
+    connection.rerouteTo(SECOND);
+    assertEquals(List.of(new Command.Reserve(1), new Command.Reserve(3)), link().sent);
+    link().answer(false, "RESERVED 7 1\r\nx");
+    clock.advance(SECOND_NANOS);
+    connection.rerouteTo(null);
+    clock.advance(2 * SECOND_NANOS - 1);
+    assertEquals(List.of("RESERVED 7 1\r\nx"), heard);
+    clock.advance(1);
+    assertEquals(List.of("RESERVED 7 1\r\nx", "TIMED_OUT"), heard, "3 s from the first one's answer");
+  }
+
+  @Test
+  void aPrimaryFoundBeforeTheDeadlineStopsTheTimer() {
+    submit(new Command.Reserve(5));
+    assertEquals(1, clock.armed());
+    clock.advance(SECOND_NANOS);
+    connection.attach(FIRST);
+    assertEquals(List.of(new Command.Reserve(4)), link().sent);
+    assertEquals(0, clock.armed());
+    connection.close();
+    assertEquals(0, clock.armed());
+  }
+
+  @Test
+  void aClosedConnectionLeavesNoTimer() {
+    submit(new Command.Reserve(5));
+    connection.close();
+    assertEquals(0, clock.armed());
+  }
+
+  @Test
   void aWaitingReserveGoesAgainWithWhatIsLeftOfItsTimeout() {
-    long second = 1_000_000_000L;
     assertEquals(new Command.Reserve(4), RoutedConnection.remainingOf(new Command.Reserve(5), 0, 1_200_000_000L));
     assertEquals(new Command.Reserve(5), RoutedConnection.remainingOf(new Command.Reserve(5), 0, 1));
-    assertEquals(new Command.Reserve(0), RoutedConnection.remainingOf(new Command.Reserve(5), 0, 6 * second));
-    assertEquals(Command.Reserve.FOREVER, RoutedConnection.remainingOf(Command.Reserve.FOREVER, 0, 6 * second));
-    assertEquals(new Command.Reserve(-1, true), RoutedConnection.remainingOf(new Command.Reserve(-1, true), 0, second));
+    assertEquals(new Command.Reserve(0), RoutedConnection.remainingOf(new Command.Reserve(5), 0, 6 * SECOND_NANOS));
+    assertEquals(Command.Reserve.FOREVER, RoutedConnection.remainingOf(Command.Reserve.FOREVER, 0, 6 * SECOND_NANOS));
+    assertEquals(new Command.Reserve(-1, true),
+        RoutedConnection.remainingOf(new Command.Reserve(-1, true), 0, SECOND_NANOS));
     assertEquals(new Command.Reserve(4294967295L, true),
         RoutedConnection.remainingOf(new Command.Reserve(4294967295L, true), 0, 0));
   }
