@@ -36,13 +36,6 @@ final class HazelcastGroupLock implements GroupLock {
   private static final String VERTX_NODE_ID = "__vertx.nodeId";
   /** How long a new CP seat is left to settle before the node counts as seated. */
   private static final long SEAT_SETTLE_MILLIS = 3000;
-  private static final long PAUSE_CHECK_MILLIS = 100;
-  /** A wake-up this late means the process stood still (far beyond scheduling noise). */
-  private static final long PAUSED_MILLIS = 1000;
-  /** Longer than Hazelcast's merge delay (10 s in cluster-group.xml) and a merge itself. */
-  private static final long DISTRUST_AFTER_PAUSE_MILLIS = 20_000;
-  /** How often a node that is not seated tries to heal again, if nothing else made it. */
-  private static final long RETRY_HEAL_MILLIS = 5_000;
 
   private final HazelcastInstance hz;
   private final String name;
@@ -53,11 +46,12 @@ final class HazelcastGroupLock implements GroupLock {
   private volatile boolean isSeated;
   /** Hazelcast is merging this node back after a split: membership events replay a view that is not the group's. */
   private volatile boolean isMerging;
+  /** Counts merges and pauses: a seat that settled across one of them is checked again. */
+  private final java.util.concurrent.atomic.AtomicLong seatEpoch = new java.util.concurrent.atomic.AtomicLong();
   /** A heal is queued or running on the CP thread. */
   private final java.util.concurrent.atomic.AtomicBoolean isHealing = new java.util.concurrent.atomic.AtomicBoolean();
-  /** Until when (System.nanoTime) this node's own view of the members is not acted on: it was just paused. */
-  private volatile long distrustViewUntilNanos = Long.MIN_VALUE;
   private Thread runner;
+  private final PauseWatch pauses = new PauseWatch(() -> isRunning, this::onPause, this::healAgainIfUnseated);
 
   HazelcastGroupLock(HazelcastInstance hz, String group) {
     this.hz = hz;
@@ -106,10 +100,12 @@ final class HazelcastGroupLock implements GroupLock {
         if (e.getState() == com.hazelcast.core.LifecycleEvent.LifecycleState.MERGING) {
           isMerging = true;
           // Its seat is checked again once it is back: until then it does not count on it.
+          seatEpoch.incrementAndGet();
           isSeated = false;
         } else if (e.getState() == com.hazelcast.core.LifecycleEvent.LifecycleState.MERGED
             || e.getState() == com.hazelcast.core.LifecycleEvent.LifecycleState.MERGE_FAILED) {
           isMerging = false;
+          seatEpoch.incrementAndGet();
           healSoon();
         }
       });
@@ -152,8 +148,7 @@ final class HazelcastGroupLock implements GroupLock {
       });
       healSoon();
     }
-    Thread watchdog = daemon(this::watchForPauses, "replication-pause-watch");
-    watchdog.start();
+    pauses.start();
     lockThread.execute(() -> {
       runner = Thread.currentThread();
       compete(listener, mayCompete);
@@ -233,44 +228,26 @@ final class HazelcastGroupLock implements GroupLock {
     }
   }
 
-  /**
-   * This process was paused (SIGSTOP, a long GC, a frozen VM) a moment ago: the members it thinks
-   * gone may be the ones that went on without it, and Hazelcast replays their departures while it
-   * merges this node back. Until that has settled its view is not acted on.
-   */
-  private boolean isViewStale() {
-    return System.nanoTime() < distrustViewUntilNanos;
+  /** A heal that gave up (the CP groups had no leader for minutes) is tried again, every 5 s. */
+  private void healAgainIfUnseated() {
+    if (isSafe() && !isSeated && !hz.getCluster().getLocalMember().isLiteMember()) {
+      healSoon();
+    }
   }
 
-  /** Notices that the process was paused: the sleep of a thread that wakes every 100 ms took much longer. */
-  private void watchForPauses() {
-    long last = System.nanoTime();
-    long nextHealNanos = last + TimeUnit.MILLISECONDS.toNanos(RETRY_HEAL_MILLIS);
-    while (isRunning) {
-      pause(PAUSE_CHECK_MILLIS);
-      long now = System.nanoTime();
-      if (now - nextHealNanos > 0) {
-        // A heal that gave up (the CP groups had no leader for minutes) is tried again.
-        nextHealNanos = now + TimeUnit.MILLISECONDS.toNanos(RETRY_HEAL_MILLIS);
-        if (isSafe() && !isSeated && !hz.getCluster().getLocalMember().isLiteMember()) {
-          healSoon();
-        }
-      }
-      long gapMillis = (now - last) / 1_000_000;
-      last = now;
-      if (gapMillis > PAUSED_MILLIS) {
-        distrustViewUntilNanos = now + TimeUnit.MILLISECONDS.toNanos(DISTRUST_AFTER_PAUSE_MILLIS);
-        // The group may have changed while this node stood still (Hazelcast merges it back with a
-        // new member id): it counts as seated again only once the CP groups list it and settled.
-        if (isSafe()) {
-          isSeated = false;
-          healSoon();
-        }
-        log.warn("replication: this process was paused for about {} ms; for the next {} s it closes no "
-            + "member's CP session and removes no CP member on its own view", gapMillis,
-            DISTRUST_AFTER_PAUSE_MILLIS / 1000);
-      }
+  /**
+   * The group may have changed while this node stood still (Hazelcast merges it back with a new
+   * member id): it counts as seated again only once the CP groups list it and settled.
+   */
+  private void onPause(long gapMillis) {
+    if (isSafe()) {
+      seatEpoch.incrementAndGet();
+      isSeated = false;
+      healSoon();
     }
+    log.warn("replication: this process was paused for about {} ms; for the next {} s it closes no "
+        + "member's CP session and removes no CP member on its own view", gapMillis,
+        PauseWatch.DISTRUST_AFTER_PAUSE_MILLIS / 1000);
   }
 
   private boolean isInView(Address address) {
@@ -293,7 +270,7 @@ final class HazelcastGroupLock implements GroupLock {
 
   /** A member left: its CP sessions end now, so a lock it held is free without waiting for its time-to-live. */
   private void closeSessionsOf(Member gone, long removedAtMillis) {
-    if (!seesMajority() || isMerging || isViewStale() || isInView(gone.getAddress())) {
+    if (!seesMajority() || isMerging || pauses.isViewStale() || isInView(gone.getAddress())) {
       // Cut off, merging back, or the member is in this node's view again (a merge replays departures
       // of members that never left): its sessions are not this node's to close.
       return;
@@ -326,7 +303,7 @@ final class HazelcastGroupLock implements GroupLock {
           continue;
         }
         Collection<CPMember> members = m.getCPMembers().toCompletableFuture().get(10, TimeUnit.SECONDS);
-        List<CPMember> dead = seesMajority() && !isMerging && !isViewStale() ? deadMembers(m, members) : List.of();
+        List<CPMember> dead = seesMajority() && !isMerging && !pauses.isViewStale() ? deadMembers(m, members) : List.of();
         for (CPMember c : dead) {
           m.removeCPMember(c.getUuid()).toCompletableFuture().get(30, TimeUnit.SECONDS);
           log.info("replication: removed CP member {} (gone)", c.getAddress());
@@ -338,8 +315,10 @@ final class HazelcastGroupLock implements GroupLock {
         if (m.getLocalCPMember() != null && isInEveryGroup(m)) {
           // The groups list this node while the leader may still be applying the change: a fault
           // in that moment would leave no majority. Let it settle before the node counts as seated.
+          long epoch = seatEpoch.get();
           pause(SEAT_SETTLE_MILLIS);
-          isSeated = m.getLocalCPMember() != null && isInEveryGroup(m);
+          // A merge or a pause during the settling makes it start again: the seat is checked after it.
+          isSeated = m.getLocalCPMember() != null && isInEveryGroup(m) && epoch == seatEpoch.get() && !isMerging;
           if (isSeated) {
             return;
           }
