@@ -110,8 +110,7 @@ final class JobTransitions {
    * has no room for it.
    */
   void store(long id, Tube tube, JobBytes bytes, long now, int priority, int delaySeconds, int ttrSeconds) {
-    PutBody body = new PutBody(bytes);
-    int j = table.add(id, tube.index, bytes.length(), body, now, priority, delaySeconds, ttrSeconds);
+    int j = table.add(id, tube.index, bytes.length(), new PutBody(bytes), now, priority, delaySeconds, ttrSeconds);
     tube.countJob();
     totalJobs++;
     if (delaySeconds != 0) {
@@ -119,7 +118,9 @@ final class JobTransitions {
     } else {
       makeReady(j, now);
     }
-    log(snapshot(j, now, body));
+    // The front lent the body for this command only: the record, which the binlog's writer (and a
+    // standby's stream) read later, gets bytes of its own.
+    log(snapshot(j, now, SnapshotBody.of(bytes.toArray())));
   }
 
   /** Compaction: writes a live job again, whole, so that older segments can go. */

@@ -4,10 +4,12 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
- * A put's body as it was read: one or more ranges of byte arrays, shared, not copied. Whoever
- * builds it hands the arrays over for good: nobody writes them afterwards, so the value may cross
- * to the engine's thread and on to the binlog writer's, and each reader copies the bytes once,
- * straight to where they go ({@link #copyTo}). {@link #toArray()} is for those that need an array.
+ * A put's body as it was read: one or more ranges of byte arrays, shared, not copied. The bytes
+ * are lent to the engine with the put: nobody writes them until the put is answered, and the
+ * engine copies what it keeps before then, straight to where it goes ({@link #copyTo}): the job
+ * store, and an array of the binlog record's own (which its writer reads later, on its thread).
+ * The TCP front reads the next commands into the same arrays once the put is answered.
+ * {@link #toArray()} is for those that need an array.
  */
 public final class JobBytes {
   public static final JobBytes EMPTY = new JobBytes(new byte[0], 0, 0);
