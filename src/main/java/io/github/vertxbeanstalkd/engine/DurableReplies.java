@@ -65,7 +65,8 @@ final class DurableReplies {
     }
     boolean isDurable = lastSequence <= durable
         || (binlog.health() == Binlog.Health.FAILED && lastSequence <= gate.acknowledgedSequence());
-    for (Session s : dirty) {
+    for (int i = 0; i < dirty.size(); i++) {
+      Session s = dirty.get(i);
       s.outbox.clearDirty();
       if (isDurable && !s.outbox.isAwaitingDurable()) {
         deliver(s);

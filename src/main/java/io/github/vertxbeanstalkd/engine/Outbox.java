@@ -10,7 +10,8 @@ import java.util.List;
  * replies wait for.
  */
 final class Outbox {
-  private List<Reply> replies = new ArrayList<>(4);
+  /** Reused: what leaves is a copy (see {@link #take()}). */
+  private final ArrayList<Reply> replies = new ArrayList<>(4);
   private boolean isDirty;
   private boolean owesNotice;
   private boolean owesEndNotice;
@@ -25,12 +26,18 @@ final class Outbox {
     return !replies.isEmpty();
   }
 
+  /**
+   * The replies, as an immutable list of their own: one or two replies (the usual turn of a
+   * session) take the smallest list the JDK has.
+   */
   List<Reply> take() {
-    if (replies.isEmpty()) {
-      return List.of();
-    }
-    List<Reply> r = replies;
-    replies = new ArrayList<>(4);
+    List<Reply> r = switch (replies.size()) {
+      case 0 -> List.of();
+      case 1 -> List.of(replies.get(0));
+      case 2 -> List.of(replies.get(0), replies.get(1));
+      default -> List.copyOf(replies);
+    };
+    replies.clear();
     return r;
   }
 
