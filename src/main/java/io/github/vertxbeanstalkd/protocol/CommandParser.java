@@ -77,6 +77,8 @@ public final class CommandParser {
    */
   static final class Arguments {
     private final long maxJobSizeBytes;
+    /** The parser's one put header, filled for each put line (see {@link PutHeader}). */
+    private final PutHeader putHeader = new PutHeader(0, 0, 0, 0);
     private byte[] line;
     private int length;
     private int pos;
@@ -92,6 +94,10 @@ public final class CommandParser {
       this.pos = pos;
       this.ok = true;
       return this;
+    }
+
+    PutHeader putHeader(int priority, int delaySeconds, int ttrSeconds, long bytes) {
+      return putHeader.set(priority, delaySeconds, ttrSeconds, bytes);
     }
 
     /** The server's max-job-size, which decides how a put's trailing text counts (BEHAVIOURS.md 4). */

@@ -121,7 +121,7 @@ enum Verb {
     if (a.hasFailed() || (!a.atEnd() && bytes <= a.maxJobSizeBytes())) {
       return Command.Invalid.BAD_FORMAT;
     }
-    return new PutHeader((int) pri, (int) delay, (int) ttr, bytes);
+    return a.putHeader((int) pri, (int) delay, (int) ttr, bytes);
   }
 
   private static ParsedLine release(Arguments a) {
