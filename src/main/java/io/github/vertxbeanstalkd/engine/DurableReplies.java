@@ -4,7 +4,6 @@ import io.github.vertxbeanstalkd.bus.EngineReply;
 import io.github.vertxbeanstalkd.persistence.Binlog;
 import io.github.vertxbeanstalkd.protocol.Reply;
 import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The sessions' replies on their way out: each leaves only once every binlog record appended
@@ -119,7 +118,9 @@ final class DurableReplies {
     if (!s.outbox.hasReplies() && !hasEnded && !owesNotice) {
       return;
     }
-    List<Reply> replies = s.outbox.take();
-    sink.deliver(new EngineReply(s.key, replies, s.isIdle(), s.holdsJobs(), hasEnded));
+    // The usual turn of a session ends with one reply: it leaves without a list of its own.
+    sink.deliver(s.outbox.size() == 1
+        ? EngineReply.of(s.key, s.outbox.takeOnly(), s.isIdle(), s.holdsJobs(), hasEnded)
+        : new EngineReply(s.key, s.outbox.take(), s.isIdle(), s.holdsJobs(), hasEnded));
   }
 }

@@ -26,17 +26,21 @@ final class Outbox {
     return !replies.isEmpty();
   }
 
-  /**
-   * The replies, as an immutable list of their own: one or two replies (the usual turn of a
-   * session) take the smallest list the JDK has.
-   */
+  /** How many replies wait. */
+  int size() {
+    return replies.size();
+  }
+
+  /** The one reply waiting (there is exactly one), taken. */
+  Reply takeOnly() {
+    Reply r = replies.get(0);
+    replies.clear();
+    return r;
+  }
+
+  /** The replies, as an immutable list of their own. */
   List<Reply> take() {
-    List<Reply> r = switch (replies.size()) {
-      case 0 -> List.of();
-      case 1 -> List.of(replies.get(0));
-      case 2 -> List.of(replies.get(0), replies.get(1));
-      default -> List.copyOf(replies);
-    };
+    List<Reply> r = List.copyOf(replies);
     replies.clear();
     return r;
   }

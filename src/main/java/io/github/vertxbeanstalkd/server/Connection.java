@@ -198,8 +198,7 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener {
   // ---------------------------------------------------------------- output
 
   private void onReply(EngineReply reply) {
-    List<Reply> replies = reply.replies();
-    int n = replies.size();
+    int n = reply.replyCount();
     if (n == 0) {
       // A notice (its last job timed out, or the session ended): nothing to write.
       return;
@@ -212,7 +211,7 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener {
     }
     answered += n;
     for (int i = 0; i < n; i++) {
-      Reply r = replies.get(i);
+      Reply r = reply.reply(i);
       unwritten.add(r);
       unwrittenBytesHint += ReplyEncoder.sizeHint(r);
     }
