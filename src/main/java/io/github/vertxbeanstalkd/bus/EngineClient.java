@@ -30,7 +30,7 @@ public final class EngineClient {
   /** By key, not by its number: a boxed number per reply would be garbage. */
   private final HashMap<SessionKey, Listener> listeners = new HashMap<>();
   private long nextSessionId = 1;
-  private List<EngineRequest> queued = new ArrayList<>();
+  private final ArrayList<EngineRequest> queued = new ArrayList<>();
   private boolean isFlushScheduled;
   private final io.vertx.core.Handler<Void> flushTask = v -> flush();
   private MessageConsumer<EngineReplies> replies;
@@ -114,16 +114,11 @@ public final class EngineClient {
 
   private void flush() {
     isFlushScheduled = false;
-    if (queued.size() == 1) {
-      // The request goes alone, and the list stays for the next turn.
-      EngineRequest request = queued.get(0);
-      queued.clear();
-      vertx.eventBus().send(address.requests(), request, SEND);
-      return;
-    }
-    List<EngineRequest> batch = queued;
-    queued = new ArrayList<>();
-    vertx.eventBus().send(address.requests(), new EngineRequest.Batch(batch), SEND);
+    // A lone request goes as it is; several go in an immutable list of their exact size. Either
+    // way the list that gathers them stays for the next turn.
+    EngineRequest message = queued.size() == 1 ? queued.get(0) : new EngineRequest.Batch(List.copyOf(queued));
+    queued.clear();
+    vertx.eventBus().send(address.requests(), message, SEND);
   }
 
   /** The session ended: nothing more comes for it. */

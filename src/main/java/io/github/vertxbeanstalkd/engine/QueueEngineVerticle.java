@@ -262,10 +262,10 @@ public final class QueueEngineVerticle extends VerticleBase {
     }
   }
 
-  /** One front's replies of the current turn. */
+  /** One front's replies of the current turn, gathered in a list that stays from turn to turn. */
   private static final class FrontReplies {
     final String address;
-    ArrayList<EngineReply> replies;
+    final ArrayList<EngineReply> replies = new ArrayList<>();
 
     FrontReplies(String address) {
       this.address = address;
@@ -280,8 +280,7 @@ public final class QueueEngineVerticle extends VerticleBase {
       front = new FrontReplies(address);
       fronts.put(address, front);
     }
-    if (front.replies == null) {
-      front.replies = new ArrayList<>();
+    if (front.replies.isEmpty()) {
       outgoing.add(front);
     }
     front.replies.add(reply);
@@ -291,9 +290,9 @@ public final class QueueEngineVerticle extends VerticleBase {
   private void sendReplies() {
     for (int i = 0; i < outgoing.size(); i++) {
       FrontReplies front = outgoing.get(i);
-      // The list goes with the message, to be read on the front's thread: a new one next turn.
-      bus.send(front.address, new EngineReplies(front.replies), SEND);
-      front.replies = null;
+      // What goes is an immutable copy of the exact size, read later on the front's thread.
+      bus.send(front.address, new EngineReplies(List.copyOf(front.replies)), SEND);
+      front.replies.clear();
     }
     outgoing.clear();
   }
