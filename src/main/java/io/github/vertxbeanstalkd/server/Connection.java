@@ -240,7 +240,7 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener {
       } while (!unwritten.isEmpty() && io.written() < WRITE_CHUNK_BYTES);
       io.send();
     }
-    if (!unwritten.isEmpty()) {
+    if (!unwritten.isEmpty() || !io.isWritable()) {
       // A client that does not read its replies stops being read from; the channel says when it
       // can take more (onWritable).
       return;
