@@ -116,7 +116,7 @@ public final class EngineClient {
     isFlushScheduled = false;
     // A lone request goes as it is; several go in an immutable list of their exact size. Either
     // way the list that gathers them stays for the next turn.
-    EngineRequest message = queued.size() == 1 ? queued.get(0) : new EngineRequest.Batch(List.copyOf(queued));
+    EngineRequest message = queued.size() == 1 ? queued.get(0) : new EngineRequest.Batch(copyOf(queued));
     queued.clear();
     vertx.eventBus().send(address.requests(), message, SEND);
   }
@@ -131,5 +131,15 @@ public final class EngineClient {
     if (listener != null) {
       listener.onReply(reply);
     }
+  }
+
+  /** An immutable copy; for one or two elements, without List.copyOf's intermediate array. */
+  private static <T> List<T> copyOf(ArrayList<T> list) {
+    return switch (list.size()) {
+      case 0 -> List.of();
+      case 1 -> List.of(list.get(0));
+      case 2 -> List.of(list.get(0), list.get(1));
+      default -> List.copyOf(list);
+    };
   }
 }

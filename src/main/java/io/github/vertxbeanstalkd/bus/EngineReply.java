@@ -10,26 +10,29 @@ import java.util.Objects;
  * {@code holdsJobs}: the session has reserved jobs. {@code hasEnded}: the session is closed and
  * nothing more comes for it. A notice carries no replies: the session's last job timed out, or it ended.
  *
- * <p>Immutable. The usual turn of a session ends with one reply, which it carries without a list
- * of its own; read it with {@link #replyCount()} and {@link #reply(int)} to keep it that way.
+ * <p>Immutable. The usual turn of a session ends with one or two replies (a reserve and the delete
+ * pipelined with it), which it carries without a list of its own; read them with {@link
+ * #replyCount()} and {@link #reply(int)} to keep it that way.
  */
 public final class EngineReply {
   private final SessionKey key;
-  /** The one reply, or null when there is a list (or none). */
-  private final Reply only;
+  /** The first and second reply when there are one or two; null when there is a list (or none). */
+  private final Reply first;
+  private final Reply second;
   private final List<Reply> replies;
   private final boolean isComplete;
   private final boolean holdsJobs;
   private final boolean hasEnded;
 
   public EngineReply(SessionKey key, List<Reply> replies, boolean isComplete, boolean holdsJobs, boolean hasEnded) {
-    this(key, null, List.copyOf(replies), isComplete, holdsJobs, hasEnded);
+    this(key, null, null, List.copyOf(replies), isComplete, holdsJobs, hasEnded);
   }
 
-  private EngineReply(SessionKey key, Reply only, List<Reply> replies, boolean isComplete, boolean holdsJobs,
-      boolean hasEnded) {
+  private EngineReply(SessionKey key, Reply first, Reply second, List<Reply> replies, boolean isComplete,
+      boolean holdsJobs, boolean hasEnded) {
     this.key = key;
-    this.only = only;
+    this.first = first;
+    this.second = second;
     this.replies = replies;
     this.isComplete = isComplete;
     this.holdsJobs = holdsJobs;
@@ -38,28 +41,38 @@ public final class EngineReply {
 
   /** One reply, kept as it is. */
   public static EngineReply of(SessionKey key, Reply only, boolean isComplete, boolean holdsJobs, boolean hasEnded) {
-    return new EngineReply(key, Objects.requireNonNull(only), null, isComplete, holdsJobs, hasEnded);
+    return new EngineReply(key, Objects.requireNonNull(only), null, null, isComplete, holdsJobs, hasEnded);
+  }
+
+  /** Two replies, in order, kept as they are. */
+  public static EngineReply of(SessionKey key, Reply first, Reply second, boolean isComplete, boolean holdsJobs,
+      boolean hasEnded) {
+    return new EngineReply(key, Objects.requireNonNull(first), Objects.requireNonNull(second), null, isComplete,
+        holdsJobs, hasEnded);
   }
 
   public SessionKey key() {
     return key;
   }
 
-  /** The replies as a list (a new one of one element when there is one reply). */
+  /** The replies as a list (a new one when there are one or two). */
   public List<Reply> replies() {
-    return only != null ? List.of(only) : replies;
+    if (first == null) {
+      return replies;
+    }
+    return second == null ? List.of(first) : List.of(first, second);
   }
 
   public int replyCount() {
-    return only != null ? 1 : replies.size();
+    return first == null ? replies.size() : second == null ? 1 : 2;
   }
 
   public Reply reply(int i) {
-    if (only != null) {
-      Objects.checkIndex(i, 1);
-      return only;
+    if (first == null) {
+      return replies.get(i);
     }
-    return replies.get(i);
+    Objects.checkIndex(i, replyCount());
+    return i == 0 ? first : second;
   }
 
   public boolean isComplete() {

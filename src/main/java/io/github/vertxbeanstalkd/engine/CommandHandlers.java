@@ -81,7 +81,9 @@ final class CommandHandlers extends SessionCommands {
     s.markWorker();
     long now = now();
     int best = JobTable.NONE;
-    for (Tube t : s.watched()) {
+    java.util.List<Tube> watched = s.watched();
+    for (int i = 0; i < watched.size(); i++) {
+      Tube t = watched.get(i);
       int j = t.bestReady();
       if (j != JobTable.NONE && !t.isPaused(now) && (best == JobTable.NONE || table.isBefore(j, best))) {
         best = j;

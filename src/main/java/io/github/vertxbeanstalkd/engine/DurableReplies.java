@@ -118,9 +118,14 @@ final class DurableReplies {
     if (!s.outbox.hasReplies() && !hasEnded && !owesNotice) {
       return;
     }
-    // The usual turn of a session ends with one reply: it leaves without a list of its own.
-    sink.deliver(s.outbox.size() == 1
-        ? EngineReply.of(s.key, s.outbox.takeOnly(), s.isIdle(), s.holdsJobs(), hasEnded)
-        : new EngineReply(s.key, s.outbox.take(), s.isIdle(), s.holdsJobs(), hasEnded));
+    // The usual turn of a session ends with one or two replies: they leave without a list.
+    Outbox out = s.outbox;
+    EngineReply reply = switch (out.size()) {
+      case 1 -> EngineReply.of(s.key, out.get(0), s.isIdle(), s.holdsJobs(), hasEnded);
+      case 2 -> EngineReply.of(s.key, out.get(0), out.get(1), s.isIdle(), s.holdsJobs(), hasEnded);
+      default -> new EngineReply(s.key, out.take(), s.isIdle(), s.holdsJobs(), hasEnded);
+    };
+    out.clear();
+    sink.deliver(reply);
   }
 }

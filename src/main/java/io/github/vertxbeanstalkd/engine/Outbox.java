@@ -31,16 +31,18 @@ final class Outbox {
     return replies.size();
   }
 
-  /** The one reply waiting (there is exactly one), taken. */
-  Reply takeOnly() {
-    Reply r = replies.get(0);
+  /** The {@code i}th reply waiting; {@link #clear()} once they are taken. */
+  Reply get(int i) {
+    return replies.get(i);
+  }
+
+  void clear() {
     replies.clear();
-    return r;
   }
 
   /** The replies, as an immutable list of their own. */
   List<Reply> take() {
-    List<Reply> r = List.copyOf(replies);
+    List<Reply> r = copyOf(replies);
     replies.clear();
     return r;
   }
@@ -99,5 +101,15 @@ final class Outbox {
 
   void durableReached() {
     isAwaitingDurable = false;
+  }
+
+  /** An immutable copy; for one or two elements, without List.copyOf's intermediate array. */
+  private static <T> List<T> copyOf(ArrayList<T> list) {
+    return switch (list.size()) {
+      case 0 -> List.of();
+      case 1 -> List.of(list.get(0));
+      case 2 -> List.of(list.get(0), list.get(1));
+      default -> List.copyOf(list);
+    };
   }
 }

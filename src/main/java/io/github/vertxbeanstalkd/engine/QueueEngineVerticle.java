@@ -291,7 +291,7 @@ public final class QueueEngineVerticle extends VerticleBase {
     for (int i = 0; i < outgoing.size(); i++) {
       FrontReplies front = outgoing.get(i);
       // What goes is an immutable copy of the exact size, read later on the front's thread.
-      bus.send(front.address, new EngineReplies(List.copyOf(front.replies)), SEND);
+      bus.send(front.address, new EngineReplies(copyOf(front.replies)), SEND);
       front.replies.clear();
     }
     outgoing.clear();
@@ -329,5 +329,15 @@ public final class QueueEngineVerticle extends VerticleBase {
       afterWork();
       arm(next);
     });
+  }
+
+  /** An immutable copy; for one or two elements, without List.copyOf's intermediate array. */
+  private static <T> List<T> copyOf(ArrayList<T> list) {
+    return switch (list.size()) {
+      case 0 -> List.of();
+      case 1 -> List.of(list.get(0));
+      case 2 -> List.of(list.get(0), list.get(1));
+      default -> List.copyOf(list);
+    };
   }
 }
