@@ -7,8 +7,9 @@ product's Bench in another JVM:
 
   put      put c=50 p=1, 100-byte bodies
   cycle    cycle 10+10: 10 producers put, 10 consumers reserve and delete
-  drain    reserve+delete: --drain-jobs jobs preloaded (pipelined puts), then 4 connections
-           reserve and delete them (the window starts once the reserves do)
+  drain    reserve+delete: --drain-jobs jobs preloaded (pipelined puts), then
+           --drain-connections (4) connections reserve and delete them, a delete and the next
+           reserve in flight each (the window starts once the reserves do)
 
 How much: once the load has run --warm-s seconds (the JIT settles), a JFR recording with only
 `jdk.ThreadAllocationStatistics` (period everyChunk: one sample per thread when the recording
@@ -290,7 +291,7 @@ def run_case(name, a, out, jar):
         args = list(bench_args) + ["--target", "%s:%d" % (HOST, server.port), "--warmup-ms", "0",
                                    "--duration-ms", str(total_s * 1000), "--stall-ms", "60000"]
         if name == "drain":
-            args += ["--jobs", str(a.drain_jobs)]
+            args += ["--jobs", str(a.drain_jobs), "-c", str(a.drain_connections)]
         bench_log = open(os.path.join(out, name + ".bench.log"), "w")
         bench = subprocess.Popen(pin("1", a.no_pin) + ["java", "-cp", jar, "io.github.vertxbeanstalkd.bench.Bench"]
                                  + args, stdout=bench_log, stderr=subprocess.STDOUT)
@@ -329,6 +330,8 @@ def run_case(name, a, out, jar):
         young, longest = young_collections(server.gc_path, t_start, t_end)
         # The load must have run through the window: the last 200 ms before its end saw commands.
         ran_through = poller.at(t_end) - poller.at(t_end - 0.5) > 0
+        if name == "drain":
+            label = "reserve+delete c=%d" % a.drain_connections
         result = {
             "case": label, "commands": round(cmds), "windowSeconds": round(t_end - t_start, 3),
             "commandsPerSec": round(cmds / (t_end - t_start)),
@@ -362,6 +365,7 @@ def main():
     ap.add_argument("--warm-s", type=int, default=15)
     ap.add_argument("--measure-s", type=int, default=10)
     ap.add_argument("--drain-jobs", type=int, default=3_000_000)
+    ap.add_argument("--drain-connections", type=int, default=4, help="connections of the reserve+delete case")
     ap.add_argument("--binlog", action="store_true", help="give each server a binlog in a temporary directory")
     ap.add_argument("--fsync", default="50", help="the binlog's fsync policy with --binlog")
     ap.add_argument("--profile", action="store_true", help="also sample where the bytes are allocated")
