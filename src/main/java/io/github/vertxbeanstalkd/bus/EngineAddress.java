@@ -7,7 +7,12 @@ import java.util.UUID;
  * own, so several servers can be deployed into one Vert.x; none of them crosses the cluster.
  */
 public record EngineAddress(String requests, String repliesPrefix) {
-  private static final String PREFIX = "beanstalkd.internal.";
+  /**
+   * Under Vert.x's own prefix for internal addresses, as its reply addresses are: Vert.x's metrics
+   * leave them out, so every engine turn's two messages cost no meter look-up (measured: a few
+   * hundred bytes of garbage per message) and /metrics shows no series labelled with a random id.
+   */
+  private static final String PREFIX = "__vertx.beanstalkd.";
 
   /** Fresh addresses for a new server instance. */
   public static EngineAddress unique() {

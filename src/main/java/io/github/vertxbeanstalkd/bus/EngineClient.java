@@ -2,6 +2,7 @@ package io.github.vertxbeanstalkd.bus;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.MessageConsumer;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,13 +21,18 @@ public final class EngineClient {
     void onReply(EngineReply reply);
   }
 
+  /** Reply-less sends, alike every time: one options object, not one per message. */
+  private static final DeliveryOptions SEND = new DeliveryOptions();
+
   private final Vertx vertx;
   private final EngineAddress address;
   private final String front;
-  private final HashMap<Long, Listener> listeners = new HashMap<>();
+  /** By key, not by its number: a boxed number per reply would be garbage. */
+  private final HashMap<SessionKey, Listener> listeners = new HashMap<>();
   private long nextSessionId = 1;
-  private List<EngineRequest> queued = new ArrayList<>();
+  private final ArrayList<EngineRequest> queued = new ArrayList<>();
   private boolean isFlushScheduled;
+  private final io.vertx.core.Handler<Void> flushTask = v -> flush();
   private MessageConsumer<EngineReplies> replies;
 
   private EngineClient(Vertx vertx, EngineAddress address) {
@@ -39,8 +45,9 @@ public final class EngineClient {
   public static Future<EngineClient> start(Vertx vertx, EngineAddress address) {
     EngineClient client = new EngineClient(vertx, address);
     client.replies = vertx.eventBus().localConsumer(client.front, msg -> {
-      for (EngineReply reply : msg.body().replies()) {
-        client.route(reply);
+      List<EngineReply> replies = msg.body().replies();
+      for (int i = 0; i < replies.size(); i++) {
+        client.route(replies.get(i));
       }
     });
     return client.replies.completion().map(client);
@@ -55,7 +62,7 @@ public final class EngineClient {
   /** Opens a session whose replies go to {@code listener}; see {@link EngineRequest.Open}. */
   public EngineSession open(boolean isConnection, Listener listener) {
     SessionKey key = new SessionKey(front, nextSessionId++);
-    listeners.put(key.id(), listener);
+    listeners.put(key, listener);
     send(new EngineRequest.Open(key, isConnection));
     return new EngineSession(this, key);
   }
@@ -101,26 +108,38 @@ public final class EngineClient {
     queued.add(request);
     if (!isFlushScheduled) {
       isFlushScheduled = true;
-      vertx.runOnContext(v -> flush());
+      vertx.runOnContext(flushTask);
     }
   }
 
   private void flush() {
     isFlushScheduled = false;
-    List<EngineRequest> batch = queued;
-    queued = new ArrayList<>();
-    vertx.eventBus().send(address.requests(), batch.size() == 1 ? batch.get(0) : new EngineRequest.Batch(batch));
+    // A lone request goes as it is; several go in an immutable list of their exact size. Either
+    // way the list that gathers them stays for the next turn.
+    EngineRequest message = queued.size() == 1 ? queued.get(0) : new EngineRequest.Batch(copyOf(queued));
+    queued.clear();
+    vertx.eventBus().send(address.requests(), message, SEND);
   }
 
   /** The session ended: nothing more comes for it. */
   void forget(SessionKey key) {
-    listeners.remove(key.id());
+    listeners.remove(key);
   }
 
   private void route(EngineReply reply) {
-    Listener listener = reply.hasEnded() ? listeners.remove(reply.key().id()) : listeners.get(reply.key().id());
+    Listener listener = reply.hasEnded() ? listeners.remove(reply.key()) : listeners.get(reply.key());
     if (listener != null) {
       listener.onReply(reply);
     }
+  }
+
+  /** An immutable copy; for one or two elements, without List.copyOf's intermediate array. */
+  private static <T> List<T> copyOf(ArrayList<T> list) {
+    return switch (list.size()) {
+      case 0 -> List.of();
+      case 1 -> List.of(list.get(0));
+      case 2 -> List.of(list.get(0), list.get(1));
+      default -> List.copyOf(list);
+    };
   }
 }

@@ -11,6 +11,9 @@ public final class EngineSession implements ConnectionSession {
   private final EngineClient client;
   private final SessionKey key;
   private boolean isClosed;
+  /** The last two requests submitted, newest first (see {@link #submit(List, Scope)}). */
+  private EngineRequest.Submit recent;
+  private EngineRequest.Submit older;
 
   EngineSession(EngineClient client, SessionKey key) {
     this.client = client;
@@ -27,11 +30,29 @@ public final class EngineSession implements ConnectionSession {
     submit(commands, Scope.NONE);
   }
 
-  /** Runs {@code commands} in order, each acting on the tubes {@code scope} names. */
+  /**
+   * Runs {@code commands} in order, each acting on the tubes {@code scope} names. The engine reads
+   * the list when the request reaches it, so it must not change until its commands are answered;
+   * a caller that submits the same list again after that (a TCP connection alternates two) sends
+   * the same request object again, not a new one per batch.
+   */
   public void submit(List<Command> commands, Scope scope) {
-    if (!isClosed) {
-      client.send(new EngineRequest.Submit(key, commands, scope));
+    if (isClosed) {
+      return;
     }
+    EngineRequest.Submit request;
+    if (recent != null && recent.commands() == commands && recent.scope() == scope) {
+      request = recent;
+    } else if (older != null && older.commands() == commands && older.scope() == scope) {
+      request = older;
+      older = recent;
+      recent = request;
+    } else {
+      request = new EngineRequest.Submit(key, commands, scope);
+      older = recent;
+      recent = request;
+    }
+    client.send(request);
   }
 
   /** The client will send nothing more; a reserve it waits in answers TIMED_OUT. */

@@ -7,7 +7,6 @@ import io.github.vertxbeanstalkd.protocol.JobState;
 import io.github.vertxbeanstalkd.protocol.Reply;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 
 /** What each command that changes jobs does, through the state's owners, and the reply it gets. */
 final class CommandHandlers extends SessionCommands {
@@ -82,7 +81,9 @@ final class CommandHandlers extends SessionCommands {
     s.markWorker();
     long now = now();
     int best = JobTable.NONE;
-    for (Tube t : s.watched()) {
+    java.util.List<Tube> watched = s.watched();
+    for (int i = 0; i < watched.size(); i++) {
+      Tube t = watched.get(i);
       int j = t.bestReady();
       if (j != JobTable.NONE && !t.isPaused(now) && (best == JobTable.NONE || table.isBefore(j, best))) {
         best = j;
@@ -123,31 +124,43 @@ final class CommandHandlers extends SessionCommands {
     if (j == JobTable.NONE || (table.state(j) == JobState.RESERVED && table.reservedBy(j) != s.index)) {
       return Reply.Word.NOT_FOUND;
     }
-    return ifLoggable(false, () -> {
-      jobs.tubeOf(j).countDelete();
-      jobs.remove(j);
-      return Reply.Word.DELETED;
-    });
+    Reply refused = refusedChange(false);
+    if (refused != null) {
+      return refused;
+    }
+    jobs.tubeOf(j).countDelete();
+    jobs.remove(j);
+    return Reply.Word.DELETED;
   }
 
   @Override
   public Reply release(Session s, Command.Release cmd) {
     c.counts().count(Counter.RELEASE);
     int j = s.reservedJob(table, cmd.id());
-    return j == JobTable.NONE ? Reply.Word.NOT_FOUND : ifLoggable(true, () -> {
-      jobs.release(j, cmd.priority(), cmd.delaySeconds(), now());
-      return Reply.Word.RELEASED;
-    });
+    if (j == JobTable.NONE) {
+      return Reply.Word.NOT_FOUND;
+    }
+    Reply refused = refusedChange(true);
+    if (refused != null) {
+      return refused;
+    }
+    jobs.release(j, cmd.priority(), cmd.delaySeconds(), now());
+    return Reply.Word.RELEASED;
   }
 
   @Override
   public Reply bury(Session s, Command.Bury cmd) {
     c.counts().count(Counter.BURY);
     int j = s.reservedJob(table, cmd.id());
-    return j == JobTable.NONE ? Reply.Word.NOT_FOUND : ifLoggable(true, () -> {
-      jobs.bury(j, cmd.keepsPriority() ? table.priority(j) : cmd.priority());
-      return Reply.Word.BURIED;
-    });
+    if (j == JobTable.NONE) {
+      return Reply.Word.NOT_FOUND;
+    }
+    Reply refused = refusedChange(true);
+    if (refused != null) {
+      return refused;
+    }
+    jobs.bury(j, cmd.keepsPriority() ? table.priority(j) : cmd.priority());
+    return Reply.Word.BURIED;
   }
 
   @Override
@@ -202,20 +215,17 @@ final class CommandHandlers extends SessionCommands {
     if (j == JobTable.NONE || (table.state(j) != JobState.BURIED && table.state(j) != JobState.DELAYED)) {
       return Reply.Word.NOT_FOUND;
     }
-    return ifLoggable(true, () -> {
-      jobs.kick(j, now());
-      return Reply.Word.KICKED;
-    });
-  }
-
-  /** Applies {@code change} unless the binlog cannot take it now; then the reply says why. */
-  private Reply ifLoggable(boolean needsSpace, Supplier<Reply> change) {
-    Reply refused = refusedChange(needsSpace);
-    return refused != null ? refused : change.get();
+    Reply refused = refusedChange(true);
+    if (refused != null) {
+      return refused;
+    }
+    jobs.kick(j, now());
+    return Reply.Word.KICKED;
   }
 
   /**
-   * Why a change cannot be logged now, or null. A full disk refuses what needs new space
+   * Why a change cannot be logged now, or null: checked before the change is made (inline, not
+   * through a lambda, which would be an object per command). A full disk refuses what needs new space
    * (OUT_OF_MEMORY, as beanstalkd answers when it cannot store a job) but lets deletes through,
    * which only free space; a failed log refuses every change.
    */

@@ -4,7 +4,6 @@ import io.github.vertxbeanstalkd.bus.EngineReply;
 import io.github.vertxbeanstalkd.persistence.Binlog;
 import io.github.vertxbeanstalkd.protocol.Reply;
 import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The sessions' replies on their way out: each leaves only once every binlog record appended
@@ -65,7 +64,8 @@ final class DurableReplies {
     }
     boolean isDurable = lastSequence <= durable
         || (binlog.health() == Binlog.Health.FAILED && lastSequence <= gate.acknowledgedSequence());
-    for (Session s : dirty) {
+    for (int i = 0; i < dirty.size(); i++) {
+      Session s = dirty.get(i);
       s.outbox.clearDirty();
       if (isDurable && !s.outbox.isAwaitingDurable()) {
         deliver(s);
@@ -118,7 +118,14 @@ final class DurableReplies {
     if (!s.outbox.hasReplies() && !hasEnded && !owesNotice) {
       return;
     }
-    List<Reply> replies = s.outbox.take();
-    sink.deliver(new EngineReply(s.key, replies, s.isIdle(), s.holdsJobs(), hasEnded));
+    // The usual turn of a session ends with one or two replies: they leave without a list.
+    Outbox out = s.outbox;
+    EngineReply reply = switch (out.size()) {
+      case 1 -> EngineReply.of(s.key, out.get(0), s.isIdle(), s.holdsJobs(), hasEnded);
+      case 2 -> EngineReply.of(s.key, out.get(0), out.get(1), s.isIdle(), s.holdsJobs(), hasEnded);
+      default -> new EngineReply(s.key, out.take(), s.isIdle(), s.holdsJobs(), hasEnded);
+    };
+    out.clear();
+    sink.deliver(reply);
   }
 }

@@ -110,8 +110,7 @@ final class JobTransitions {
    * has no room for it.
    */
   void store(long id, Tube tube, JobBytes bytes, long now, int priority, int delaySeconds, int ttrSeconds) {
-    PutBody body = new PutBody(bytes);
-    int j = table.add(id, tube.index, bytes.length(), body, now, priority, delaySeconds, ttrSeconds);
+    int j = table.add(id, tube.index, bytes.length(), new PutBody(bytes), now, priority, delaySeconds, ttrSeconds);
     tube.countJob();
     totalJobs++;
     if (delaySeconds != 0) {
@@ -119,7 +118,11 @@ final class JobTransitions {
     } else {
       makeReady(j, now);
     }
-    log(snapshot(j, now, body));
+    if (isLogged()) {
+      // The front lent the body for this command only: the record, which the binlog's writer (and
+      // a standby's stream) read later, gets bytes of its own.
+      log(snapshot(j, now, SnapshotBody.of(bytes.toArray())));
+    }
   }
 
   /** Compaction: writes a live job again, whole, so that older segments can go. */
@@ -233,7 +236,7 @@ final class JobTransitions {
     table.setState(j, JobState.RESERVED);
     table.setReservedBy(j, s.index);
     table.countReserve(j);
-    if (state != JobState.READY) {
+    if (state != JobState.READY && isLogged()) {
       // reserve-job took a delayed or buried job: after a restart it must come back ready.
       log(new BinlogRecord.Reserve(table.id(j), counters(j)));
     }
@@ -254,7 +257,9 @@ final class JobTransitions {
     } else {
       makeReady(j, now);
     }
-    log(new BinlogRecord.Release(table.id(j), priority, delaySeconds, readyAtEpochMillis(j, now), counters(j)));
+    if (isLogged()) {
+      log(new BinlogRecord.Release(table.id(j), priority, delaySeconds, readyAtEpochMillis(j, now), counters(j)));
+    }
   }
 
   /** The holder disconnected: back to ready, counting neither a timeout nor a release. */
@@ -269,7 +274,9 @@ final class JobTransitions {
     table.setState(j, JobState.BURIED);
     table.countBury(j);
     tubeOf(j).addBuried(j);
-    log(new BinlogRecord.Bury(table.id(j), priority, counters(j)));
+    if (isLogged()) {
+      log(new BinlogRecord.Bury(table.id(j), priority, counters(j)));
+    }
   }
 
   void touch(int j, long now) {
@@ -285,13 +292,17 @@ final class JobTransitions {
     }
     table.countKick(j);
     makeReady(j, now);
-    log(new BinlogRecord.Kick(table.id(j), counters(j)));
+    if (isLogged()) {
+      log(new BinlogRecord.Kick(table.id(j), counters(j)));
+    }
   }
 
   void remove(int j) {
     long id = table.id(j);
     drop(j);
-    log(new BinlogRecord.Delete(id));
+    if (isLogged()) {
+      log(new BinlogRecord.Delete(id));
+    }
   }
 
   /** The job goes from its state's structures and the table; its tube may go with it. */
@@ -305,6 +316,14 @@ final class JobTransitions {
     Tube tube = tubeOf(j);
     table.remove(j);
     tubes.deleteIfUnused(tube);
+  }
+
+  /**
+   * Whether changes are recorded: a binlog writes them, or a primary's standbys follow them. In
+   * memory alone nothing would read a record, so none is made (nor its copy of a put's body).
+   */
+  private boolean isLogged() {
+    return !binlog.isInMemory() || changes != ChangeStream.NONE;
   }
 
   private void log(BinlogRecord r) {

@@ -10,7 +10,8 @@ import java.util.List;
  * replies wait for.
  */
 final class Outbox {
-  private List<Reply> replies = new ArrayList<>(4);
+  /** Reused: what leaves is a copy (see {@link #take()}). */
+  private final ArrayList<Reply> replies = new ArrayList<>(4);
   private boolean isDirty;
   private boolean owesNotice;
   private boolean owesEndNotice;
@@ -25,12 +26,24 @@ final class Outbox {
     return !replies.isEmpty();
   }
 
+  /** How many replies wait. */
+  int size() {
+    return replies.size();
+  }
+
+  /** The {@code i}th reply waiting; {@link #clear()} once they are taken. */
+  Reply get(int i) {
+    return replies.get(i);
+  }
+
+  void clear() {
+    replies.clear();
+  }
+
+  /** The replies, as an immutable list of their own. */
   List<Reply> take() {
-    if (replies.isEmpty()) {
-      return List.of();
-    }
-    List<Reply> r = replies;
-    replies = new ArrayList<>(4);
+    List<Reply> r = copyOf(replies);
+    replies.clear();
     return r;
   }
 
@@ -88,5 +101,15 @@ final class Outbox {
 
   void durableReached() {
     isAwaitingDurable = false;
+  }
+
+  /** An immutable copy; for one or two elements, without List.copyOf's intermediate array. */
+  private static <T> List<T> copyOf(ArrayList<T> list) {
+    return switch (list.size()) {
+      case 0 -> List.of();
+      case 1 -> List.of(list.get(0));
+      case 2 -> List.of(list.get(0), list.get(1));
+      default -> List.copyOf(list);
+    };
   }
 }

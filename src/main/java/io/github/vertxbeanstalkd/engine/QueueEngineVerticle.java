@@ -21,8 +21,9 @@ import io.vertx.core.VertxException;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.eventbus.DeliveryOptions;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
@@ -54,8 +55,12 @@ public final class QueueEngineVerticle extends VerticleBase {
   private long trimTimerId = -1;
   private long timerDeadlineNanos = Long.MAX_VALUE;
   private boolean isResumeScheduled;
-  /** Replies produced during the current turn, per front's reply address. */
-  private final Map<String, List<EngineReply>> outgoing = new LinkedHashMap<>();
+  /** Each front's replies produced during the current turn, by its reply address; entries stay. */
+  private final Map<String, FrontReplies> fronts = new HashMap<>();
+  /** The fronts that have replies this turn, in the order they got their first. */
+  private final ArrayList<FrontReplies> outgoing = new ArrayList<>();
+  /** Reply-less sends, alike every time: one options object, not one per message. */
+  private static final DeliveryOptions SEND = new DeliveryOptions();
 
   public QueueEngineVerticle(EngineAddress address, ServerInfo info, long maxJobSizeBytes,
       BinlogConfig binlogConfig) {
@@ -178,7 +183,10 @@ public final class QueueEngineVerticle extends VerticleBase {
   private Object handle(EngineRequest request) {
     Object answer = null;
     if (request instanceof EngineRequest.Batch batch) {
-      batch.requests().forEach(this::apply);
+      List<EngineRequest> requests = batch.requests();
+      for (int i = 0; i < requests.size(); i++) {
+        apply(requests.get(i));
+      }
     } else {
       answer = apply(request);
     }
@@ -254,17 +262,38 @@ public final class QueueEngineVerticle extends VerticleBase {
     }
   }
 
+  /** One front's replies of the current turn, gathered in a list that stays from turn to turn. */
+  private static final class FrontReplies {
+    final String address;
+    final ArrayList<EngineReply> replies = new ArrayList<>();
+
+    FrontReplies(String address) {
+      this.address = address;
+    }
+  }
+
   /** Collects the engine's replies per front, to be sent at the end of the turn. */
   private void collect(EngineReply reply) {
-    outgoing.computeIfAbsent(reply.key().front(), a -> new ArrayList<>()).add(reply);
+    String address = reply.key().front();
+    FrontReplies front = fronts.get(address);
+    if (front == null) {
+      front = new FrontReplies(address);
+      fronts.put(address, front);
+    }
+    if (front.replies.isEmpty()) {
+      outgoing.add(front);
+    }
+    front.replies.add(reply);
   }
 
   /** Sends what this turn produced: one message per transport, however many connections. */
   private void sendReplies() {
-    if (outgoing.isEmpty()) {
-      return;
+    for (int i = 0; i < outgoing.size(); i++) {
+      FrontReplies front = outgoing.get(i);
+      // What goes is an immutable copy of the exact size, read later on the front's thread.
+      bus.send(front.address, new EngineReplies(copyOf(front.replies)), SEND);
+      front.replies.clear();
     }
-    outgoing.forEach((address, replies) -> bus.send(address, new EngineReplies(replies)));
     outgoing.clear();
   }
 
@@ -300,5 +329,15 @@ public final class QueueEngineVerticle extends VerticleBase {
       afterWork();
       arm(next);
     });
+  }
+
+  /** An immutable copy; for one or two elements, without List.copyOf's intermediate array. */
+  private static <T> List<T> copyOf(ArrayList<T> list) {
+    return switch (list.size()) {
+      case 0 -> List.of();
+      case 1 -> List.of(list.get(0));
+      case 2 -> List.of(list.get(0), list.get(1));
+      default -> List.copyOf(list);
+    };
   }
 }

@@ -34,6 +34,8 @@ final class Session {
   private boolean isTooBigAnnounced;
 
   private boolean isWaiting;
+  /** How many times it has waited: tells its entries of this wait from those of an earlier one. */
+  private long waitNumber;
   /** When a blocked reserve times out; Long.MAX_VALUE for plain reserve. */
   private long waitTimeoutNanos;
   /** When the engine must look at this waiting session again (timeout or DEADLINE_SOON margin). */
@@ -212,7 +214,12 @@ final class Session {
 
   void park(long timeoutNanos) {
     isWaiting = true;
+    waitNumber++;
     waitTimeoutNanos = timeoutNanos;
+  }
+
+  long waitNumber() {
+    return waitNumber;
   }
 
   void unpark() {
@@ -247,8 +254,8 @@ final class Session {
   // ---------------------------------------------------------------- queued commands
 
   void enqueue(List<Command> commands, Scope scope) {
-    for (Command c : commands) {
-      queued.add(c);
+    for (int i = 0, n = commands.size(); i < n; i++) {
+      queued.add(commands.get(i));
       scopes.add(scope);
     }
   }

@@ -1,10 +1,10 @@
 package io.github.vertxbeanstalkd.engine;
 
 import io.github.vertxbeanstalkd.bus.SessionKey;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
-import java.util.Set;
+import java.util.List;
 
 /**
  * Every open session, the ones blocked in a reserve, and when each must be woken. Only sessions
@@ -15,7 +15,8 @@ final class Sessions {
   private final HashMap<SessionKey, Session> byKey = new HashMap<>();
   /** Open sessions by {@link Session#index}, the number job records name their holder by. */
   private final Roster<Session> byIndex = new Roster<>();
-  private final LinkedHashSet<Tube> tubesWithWaiters = new LinkedHashSet<>();
+  /** Tubes some session waits on, in no order (each knows its position, for removal in O(1)). */
+  private final ArrayList<Tube> tubesWithWaiters = new ArrayList<>();
   private final IndexedHeap<Session> wakes = new IndexedHeap<>() {
     boolean less(Session a, Session b) { return a.wakeNanos < b.wakeNanos; }
     int positionOf(Session s) { return s.wakeHeapPosition; }
@@ -102,30 +103,48 @@ final class Sessions {
     return waitingCount;
   }
 
-  Set<Tube> tubesWithWaiters() {
+  /** Read by index, not iterated: no iterator per look. */
+  List<Tube> tubesWithWaiters() {
     return tubesWithWaiters;
   }
 
   void park(Session s, long timeoutNanos) {
     s.park(timeoutNanos);
-    for (Tube t : s.watched()) {
+    List<Tube> watched = s.watched();
+    for (int i = 0; i < watched.size(); i++) {
+      Tube t = watched.get(i);
       t.addWaiter(s);
-      tubesWithWaiters.add(t);
+      if (t.waitersListPosition < 0) {
+        t.waitersListPosition = tubesWithWaiters.size();
+        tubesWithWaiters.add(t);
+      }
     }
     waitingCount++;
   }
 
   void unpark(Session s) {
     s.unpark();
-    for (Tube t : s.watched()) {
+    List<Tube> watched = s.watched();
+    for (int i = 0; i < watched.size(); i++) {
+      Tube t = watched.get(i);
       if (t.removeWaiter(s)) {
-        tubesWithWaiters.remove(t);
+        removeFromWaiterList(t);
       }
     }
     if (s.wakeHeapPosition >= 0) {
       wakes.remove(s);
     }
     waitingCount--;
+  }
+
+  private void removeFromWaiterList(Tube t) {
+    int at = t.waitersListPosition;
+    Tube last = tubesWithWaiters.remove(tubesWithWaiters.size() - 1);
+    if (last != t) {
+      tubesWithWaiters.set(at, last);
+      last.waitersListPosition = at;
+    }
+    t.waitersListPosition = -1;
   }
 
   void scheduleWake(Session s, long wakeNanos) {

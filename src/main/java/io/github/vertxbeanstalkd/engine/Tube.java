@@ -1,8 +1,6 @@
 package io.github.vertxbeanstalkd.engine;
 
 import io.github.vertxbeanstalkd.store.SlotHeap;
-import java.util.Iterator;
-import java.util.LinkedHashSet;
 
 /** A named queue: its ready heap, delayed heap, buried FIFO, waiting reservers, pause and counters. */
 final class Tube {
@@ -19,7 +17,9 @@ final class Tube {
    */
   private final JobList readyOrder;
   /** Sessions blocked in a reserve that watch this tube, roughly first come first served. */
-  private final LinkedHashSet<Session> waiting = new LinkedHashSet<>();
+  private final WaitQueue waiting = new WaitQueue();
+  /** Position in the list of tubes with waiters ({@link Sessions}), or -1. */
+  int waitersListPosition = -1;
 
   private int reservedCount;
   private int urgentReadyCount;
@@ -201,7 +201,7 @@ final class Tube {
     waiting.add(s);
   }
 
-  /** True when no session waits here any more. */
+  /** True when no session waits here any more; {@code s} has stopped waiting. */
   boolean removeWaiter(Session s) {
     waiting.remove(s);
     return waiting.isEmpty();
@@ -217,8 +217,7 @@ final class Tube {
 
   /** The session that has waited here longest; there must be one. */
   Session firstWaiter() {
-    Iterator<Session> it = waiting.iterator();
-    return it.next();
+    return waiting.first();
   }
 
   /** BEHAVIOURS.md 9: a tube lives while a job, a user or a watcher refers to it. */

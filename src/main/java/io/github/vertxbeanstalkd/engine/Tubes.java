@@ -191,8 +191,9 @@ final class Tubes {
 
   long nextPauseEndNanos() {
     long next = Long.MAX_VALUE;
-    for (Tube t : paused) {
-      next = Math.min(next, t.pauseEndNanos());
+    // By index: this runs after every engine turn, and an iterator would be garbage each time.
+    for (int i = 0; i < paused.size(); i++) {
+      next = Math.min(next, paused.get(i).pauseEndNanos());
     }
     return next;
   }

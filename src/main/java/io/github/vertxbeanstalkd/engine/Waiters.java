@@ -41,7 +41,9 @@ final class Waiters {
   void serve(long now) {
     while (true) {
       int best = JobTable.NONE;
-      for (Tube t : sessions.tubesWithWaiters()) {
+      java.util.List<Tube> tubes = sessions.tubesWithWaiters();
+      for (int i = 0; i < tubes.size(); i++) {
+        Tube t = tubes.get(i);
         int j = t.bestReady();
         if (j != JobTable.NONE && !t.isPaused(now) && (best == JobTable.NONE || table.isBefore(j, best))) {
           best = j;

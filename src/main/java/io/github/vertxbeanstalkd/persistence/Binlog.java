@@ -204,6 +204,11 @@ public final class Binlog {
     }
   }
 
+  /** No log: {@link #inMemory}; every append is durable at once and nothing reads the records. */
+  public boolean isInMemory() {
+    return writer == null;
+  }
+
   /** The highest sequence that is durable under the policy. */
   public long durableSequence() {
     return writer == null ? Long.MAX_VALUE : durableSequence;

@@ -49,7 +49,7 @@ final class RecordCodec {
   /** Bytes the whole frame takes on disk. */
   static int frameBytes(BinlogRecord r) {
     if (r instanceof JobSnapshot j) {
-      return FRAME_HEADER_BYTES + JOB_FIXED_BYTES + tubeBytes(j.tube()).length + j.body().length();
+      return FRAME_HEADER_BYTES + JOB_FIXED_BYTES + tubeLength(j.tube()) + j.body().length();
     }
     return FRAME_HEADER_BYTES + fixedLength(typeOf(r));
   }
@@ -77,11 +77,11 @@ final class RecordCodec {
     ByteBuffer b = ByteBuffer.allocate(frameBytes(r));
     b.putInt(b.capacity() - FRAME_HEADER_BYTES).putInt(0).put(type);
     if (r instanceof JobSnapshot j) {
-      byte[] tube = tubeBytes(j.tube());
       b.putLong(j.id()).put((byte) j.state().code()).putInt(j.priority()).putInt(j.delaySeconds())
           .putInt(j.ttrSeconds()).putLong(j.readyAtEpochMillis()).putLong(j.createdEpochMillis());
       putCounters(b, j.counters());
-      b.put((byte) tube.length).put(tube).putInt(j.body().length());
+      putTube(b, j.tube());
+      b.putInt(j.body().length());
       // The body's one copy into the frame, on the writer thread.
       j.body().copyTo(b);
     } else if (r instanceof Delete d) {
@@ -222,13 +222,23 @@ final class RecordCodec {
     return new JobCounters(b.getInt(), b.getInt(), b.getInt(), b.getInt(), b.getInt());
   }
 
-  /** Tube names are protocol bytes; ISO-8859-1 maps each byte to one char and back. */
-  private static byte[] tubeBytes(String tube) {
-    byte[] bytes = tube.getBytes(StandardCharsets.ISO_8859_1);
-    if (bytes.length > 255) {
-      throw new IllegalArgumentException("tube name longer than 255 bytes: " + bytes.length);
+  /**
+   * Tube names are protocol bytes, which ISO-8859-1 maps to one char each and back: a name's
+   * length in bytes is its length in chars, and it is written char by char, without an array per
+   * record.
+   */
+  private static int tubeLength(String tube) {
+    if (tube.length() > 255) {
+      throw new IllegalArgumentException("tube name longer than 255 bytes: " + tube.length());
     }
-    return bytes;
+    return tube.length();
+  }
+
+  private static void putTube(ByteBuffer b, String tube) {
+    b.put((byte) tubeLength(tube));
+    for (int i = 0; i < tube.length(); i++) {
+      b.put((byte) tube.charAt(i));
+    }
   }
 
   /** CRC32C over the length field, then type and payload (skipping the checksum field itself). */

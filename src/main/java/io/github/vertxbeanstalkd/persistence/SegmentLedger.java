@@ -85,6 +85,10 @@ final class SegmentLedger {
 
   /** Removes and returns the oldest segments that no live job needs; never the newest. */
   List<Segment> takeUnneeded() {
+    if (segments.size() < 2 || segments.get(0).liveJobs != 0) {
+      // The usual answer, after every append: no list made for it.
+      return List.of();
+    }
     List<Segment> done = new ArrayList<>(1);
     while (segments.size() > 1 && segments.get(0).liveJobs == 0) {
       Segment s = segments.remove(0);

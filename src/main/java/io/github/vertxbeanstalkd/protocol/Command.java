@@ -53,8 +53,8 @@ public sealed interface Command extends ParsedLine {
 
   /**
    * {@code put}: the body has been read; {@code hasCrlf} is false when its trailer was wrong. The
-   * body is shared with whoever read it (see {@link JobBytes}), so the engine copies it once, into
-   * the job store.
+   * body is lent by whoever read it until the put is answered (see {@link JobBytes}): the engine
+   * copies it into the job store, and into the binlog's record when it writes one.
    */
   record Put(int priority, int delaySeconds, int ttrSeconds, JobBytes body, boolean hasCrlf) implements Command {
     /** A put of {@code body} itself, not a copy: the caller must never modify it afterwards. */

@@ -6,6 +6,8 @@ import java.util.function.IntPredicate;
 /**
  * Turns one command line (without its CR LF) into a {@link ParsedLine}: the {@link Verb} table
  * finds the command word and reads its arguments as beanstalkd 1.12 does (BEHAVIOURS.md 1 to 4).
+ * The line is read as bytes, in place, with no String or object of its own per line; a parser is
+ * therefore one connection's, used on one thread.
  */
 public final class CommandParser {
   /** BEHAVIOURS.md 1: the line buffer holds 224 bytes, CR LF included. */
@@ -14,31 +16,39 @@ public final class CommandParser {
   private static final long U32_MAX = 0xFFFF_FFFFL;
 
   private final long maxJobSizeBytes;
+  private final Arguments arguments;
 
   public CommandParser(long maxJobSizeBytes) {
     this.maxJobSizeBytes = maxJobSizeBytes;
+    this.arguments = new Arguments(maxJobSizeBytes);
   }
 
   public long maxJobSizeBytes() {
     return maxJobSizeBytes;
   }
 
-  /** Parses {@code length} bytes of {@code line}. */
+  /** Parses {@code length} bytes of {@code line}, which the parser reads only during the call. */
   public ParsedLine parse(byte[] line, int length) {
-    return parse(new String(line, 0, length, StandardCharsets.ISO_8859_1));
+    // BEHAVIOURS.md 1: an over-long line or a NUL byte is BAD_FORMAT before any word is matched.
+    if (length > MAX_LINE_BYTES - 2) {
+      return Command.Invalid.BAD_FORMAT;
+    }
+    for (int i = 0; i < length; i++) {
+      if (line[i] == 0) {
+        return Command.Invalid.BAD_FORMAT;
+      }
+    }
+    Verb verb = Verb.matching(line, length);
+    if (verb == null) {
+      return Command.Invalid.UNKNOWN_COMMAND;
+    }
+    return verb.read(arguments.reset(line, length, verb.wordLength()));
   }
 
   /** Parses a line given as ISO-8859-1 text, one char per byte. */
   public ParsedLine parse(String line) {
-    // BEHAVIOURS.md 1: an over-long line or a NUL byte is BAD_FORMAT before any word is matched.
-    if (line.length() > MAX_LINE_BYTES - 2 || line.indexOf('\0') >= 0) {
-      return Command.Invalid.BAD_FORMAT;
-    }
-    Verb verb = Verb.matching(line);
-    if (verb == null) {
-      return Command.Invalid.UNKNOWN_COMMAND;
-    }
-    return verb.read(new Arguments(line, verb.word().length(), maxJobSizeBytes));
+    byte[] bytes = line.getBytes(StandardCharsets.ISO_8859_1);
+    return parse(bytes, bytes.length);
   }
 
   /** protocol.txt: letters, digits and {@code - + / ; . $ _ ( )}; never starting with a hyphen. */
@@ -61,17 +71,33 @@ public final class CommandParser {
         || c == '(' || c == ')';
   }
 
-  /** The rest of a line after its command word, read left to right without making a String per number. */
+  /**
+   * The rest of a line after its command word, read left to right without making a String per
+   * number; one per parser, reset for each line.
+   */
   static final class Arguments {
-    private final String line;
     private final long maxJobSizeBytes;
+    /** The parser's one put header, filled for each put line (see {@link PutHeader}). */
+    private final PutHeader putHeader = new PutHeader(0, 0, 0, 0);
+    private byte[] line;
+    private int length;
     private int pos;
     private boolean ok = true;
 
-    Arguments(String line, int pos, long maxJobSizeBytes) {
-      this.line = line;
-      this.pos = pos;
+    Arguments(long maxJobSizeBytes) {
       this.maxJobSizeBytes = maxJobSizeBytes;
+    }
+
+    Arguments reset(byte[] line, int length, int pos) {
+      this.line = line;
+      this.length = length;
+      this.pos = pos;
+      this.ok = true;
+      return this;
+    }
+
+    PutHeader putHeader(int priority, int delaySeconds, int ttrSeconds, long bytes) {
+      return putHeader.set(priority, delaySeconds, ttrSeconds, bytes);
     }
 
     /** The server's max-job-size, which decides how a put's trailing text counts (BEHAVIOURS.md 4). */
@@ -80,7 +106,7 @@ public final class CommandParser {
     }
 
     boolean atEnd() {
-      return pos == line.length();
+      return pos == length;
     }
 
     /** A number read so far did not parse. */
@@ -95,11 +121,16 @@ public final class CommandParser {
 
     /** Everything not read yet, such as a tube name. */
     String rest() {
-      return line.substring(pos);
+      return new String(line, pos, length - pos, StandardCharsets.ISO_8859_1);
+    }
+
+    /** The byte at {@code at} as an unsigned value, as a char of ISO-8859-1 text. */
+    private int at(int at) {
+      return line[at] & 0xFF;
     }
 
     void skipWhile(IntPredicate isSkipped) {
-      while (pos < line.length() && isSkipped.test(line.charAt(pos))) {
+      while (pos < length && isSkipped.test(at(pos))) {
         pos++;
       }
     }
@@ -107,12 +138,12 @@ public final class CommandParser {
     String takeWhile(IntPredicate isTaken) {
       int start = pos;
       skipWhile(isTaken);
-      return line.substring(start, pos);
+      return new String(line, start, pos - start, StandardCharsets.ISO_8859_1);
     }
 
     /** Reads {@code c} if it comes next. */
     boolean take(char c) {
-      if (pos < line.length() && line.charAt(pos) == c) {
+      if (pos < length && at(pos) == c) {
         pos++;
         return true;
       }
@@ -121,8 +152,8 @@ public final class CommandParser {
 
     /** Reads the next decimal digit and returns its value, or -1 if no digit comes next. */
     int digit() {
-      char c;
-      if (pos < line.length() && (c = line.charAt(pos)) >= '0' && c <= '9') {
+      int c;
+      if (pos < length && (c = at(pos)) >= '0' && c <= '9') {
         pos++;
         return c - '0';
       }
@@ -144,7 +175,9 @@ public final class CommandParser {
       if (!ok) {
         return 0;
       }
-      skipWhile(c -> c == ' ');
+      while (pos < length && line[pos] == ' ') {
+        pos++;
+      }
       int start = pos;
       long value = 0;
       boolean isOverflow = false;

@@ -4,38 +4,19 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
- * A put's body as it was read: one or more ranges of byte arrays, shared, not copied. Whoever
- * builds it hands the arrays over for good: nobody writes them afterwards, so the value may cross
- * to the engine's thread and on to the binlog writer's, and each reader copies the bytes once,
- * straight to where they go ({@link #copyTo}). {@link #toArray()} is for those that need an array.
+ * A put's body as it was read: one or more ranges of byte arrays, shared, not copied. The bytes
+ * are lent to the engine with the put: nobody writes them until the put is answered, and the
+ * engine copies what it keeps before then, straight to where it goes ({@link #copyTo}): the job
+ * store, and an array of the binlog record's own (which its writer reads later, on its thread).
+ * The TCP front reads the next commands into the same arrays once the put is answered.
+ * {@link #toArray()} is for those that need an array.
  */
-public final class JobBytes {
-  public static final JobBytes EMPTY = new JobBytes(new byte[0], 0, 0);
+public abstract sealed class JobBytes permits JobBytes.Range, JobBytes.Ranges {
+  public static final JobBytes EMPTY = new Range(new byte[0], 0, 0);
 
-  /** The one range, when there is one (the usual case: the body came in one read). */
-  private final byte[] array;
-  private final int offset;
-  /** The ranges, when there are several; null otherwise. */
-  private final byte[][] arrays;
-  private final int[] offsets;
-  private final int[] lengths;
   private final int length;
 
-  private JobBytes(byte[] array, int offset, int length) {
-    this.array = array;
-    this.offset = offset;
-    this.arrays = null;
-    this.offsets = null;
-    this.lengths = null;
-    this.length = length;
-  }
-
-  private JobBytes(byte[][] arrays, int[] offsets, int[] lengths, int length) {
-    this.array = null;
-    this.offset = 0;
-    this.arrays = arrays;
-    this.offsets = offsets;
-    this.lengths = lengths;
+  private JobBytes(int length) {
     this.length = length;
   }
 
@@ -49,7 +30,7 @@ public final class JobBytes {
     if (offset < 0 || length < 0 || offset + length > array.length) {
       throw new IndexOutOfBoundsException(offset + "+" + length + " of " + array.length);
     }
-    return length == 0 ? EMPTY : new JobBytes(array, offset, length);
+    return length == 0 ? EMPTY : new Range(array, offset, length);
   }
 
   /** Collects the ranges of a body of {@code length} bytes, in order. */
@@ -57,69 +38,115 @@ public final class JobBytes {
     return new Builder(length);
   }
 
-  public int length() {
+  public final int length() {
     return length;
   }
 
   /** Puts every byte into {@code target} at its position, which moves on by {@link #length()}. */
-  public void copyTo(ByteBuffer target) {
-    if (arrays == null) {
-      target.put(array, offset, length);
-      return;
-    }
-    for (int i = 0; i < arrays.length; i++) {
-      target.put(arrays[i], offsets[i], lengths[i]);
-    }
-  }
+  public abstract void copyTo(ByteBuffer target);
 
   /** Copies every byte into {@code target} from {@code at}. */
-  public void copyTo(byte[] target, int at) {
-    if (arrays == null) {
-      System.arraycopy(array, offset, target, at, length);
-      return;
-    }
-    for (int i = 0; i < arrays.length; i++) {
-      System.arraycopy(arrays[i], offsets[i], target, at, lengths[i]);
-      at += lengths[i];
-    }
-  }
+  public abstract void copyTo(byte[] target, int at);
 
   /** Appends every byte to {@code out}, range by range, without an array of their own. */
-  public void appendTo(io.vertx.core.buffer.Buffer out) {
-    if (arrays == null) {
-      out.appendBytes(array, offset, length);
-      return;
-    }
-    for (int i = 0; i < arrays.length; i++) {
-      out.appendBytes(arrays[i], offsets[i], lengths[i]);
-    }
-  }
+  public abstract void appendTo(io.vertx.core.buffer.Buffer out);
+
+  /** Ranges the bytes are held in (one when they arrived in one read). */
+  public abstract int pieces();
 
   /** A fresh array holding the bytes. */
-  public byte[] toArray() {
+  public final byte[] toArray() {
     byte[] copy = new byte[length];
     copyTo(copy, 0);
     return copy;
   }
 
-  /** Ranges the bytes are held in (one when they arrived in one read). */
-  public int pieces() {
-    return arrays == null ? (length == 0 ? 0 : 1) : arrays.length;
-  }
-
   @Override
-  public boolean equals(Object o) {
+  public final boolean equals(Object o) {
     return o instanceof JobBytes b && b.length == length && Arrays.equals(b.toArray(), toArray());
   }
 
   @Override
-  public int hashCode() {
+  public final int hashCode() {
     return Arrays.hashCode(toArray());
   }
 
   @Override
-  public String toString() {
+  public final String toString() {
     return "JobBytes[" + length + " bytes]";
+  }
+
+  /** The bytes in one range: the usual case, and the smallest object. */
+  static final class Range extends JobBytes {
+    private final byte[] array;
+    private final int offset;
+
+    private Range(byte[] array, int offset, int length) {
+      super(length);
+      this.array = array;
+      this.offset = offset;
+    }
+
+    @Override
+    public void copyTo(ByteBuffer target) {
+      target.put(array, offset, length());
+    }
+
+    @Override
+    public void copyTo(byte[] target, int at) {
+      System.arraycopy(array, offset, target, at, length());
+    }
+
+    @Override
+    public void appendTo(io.vertx.core.buffer.Buffer out) {
+      out.appendBytes(array, offset, length());
+    }
+
+    @Override
+    public int pieces() {
+      return length() == 0 ? 0 : 1;
+    }
+  }
+
+  /** The bytes in several ranges, in order. */
+  static final class Ranges extends JobBytes {
+    private final byte[][] arrays;
+    private final int[] offsets;
+    private final int[] lengths;
+
+    private Ranges(byte[][] arrays, int[] offsets, int[] lengths, int length) {
+      super(length);
+      this.arrays = arrays;
+      this.offsets = offsets;
+      this.lengths = lengths;
+    }
+
+    @Override
+    public void copyTo(ByteBuffer target) {
+      for (int i = 0; i < arrays.length; i++) {
+        target.put(arrays[i], offsets[i], lengths[i]);
+      }
+    }
+
+    @Override
+    public void copyTo(byte[] target, int at) {
+      for (int i = 0; i < arrays.length; i++) {
+        System.arraycopy(arrays[i], offsets[i], target, at, lengths[i]);
+        at += lengths[i];
+      }
+    }
+
+    @Override
+    public void appendTo(io.vertx.core.buffer.Buffer out) {
+      for (int i = 0; i < arrays.length; i++) {
+        out.appendBytes(arrays[i], offsets[i], lengths[i]);
+      }
+    }
+
+    @Override
+    public int pieces() {
+      return arrays.length;
+    }
   }
 
   /** Gathers a body's ranges as they are read; {@link #build()} once they add up to its length. */
@@ -168,10 +195,10 @@ public final class JobBytes {
       if (length == 0) {
         return EMPTY;
       } else if (count == 1) {
-        return new JobBytes(arrays[0], offsets[0], length);
+        return new Range(arrays[0], offsets[0], length);
       }
-      return count == arrays.length ? new JobBytes(arrays, offsets, lengths, length)
-          : new JobBytes(Arrays.copyOf(arrays, count), Arrays.copyOf(offsets, count), Arrays.copyOf(lengths, count), length);
+      return count == arrays.length ? new Ranges(arrays, offsets, lengths, length)
+          : new Ranges(Arrays.copyOf(arrays, count), Arrays.copyOf(offsets, count), Arrays.copyOf(lengths, count), length);
     }
   }
 }

@@ -1,50 +1,88 @@
 package io.github.vertxbeanstalkd.protocol;
 
 import io.vertx.core.buffer.Buffer;
-import java.nio.charset.StandardCharsets;
 
-/** Writes replies in the exact byte format of beanstalkd 1.12. */
+/**
+ * Writes replies in the exact byte format of beanstalkd 1.12, into any byte sink ({@link Out}),
+ * without an object of its own per reply: numbers go out digit by digit, words char by char.
+ */
 public final class ReplyEncoder {
   private static final byte[] CRLF = {'\r', '\n'};
+  private static final byte[] OK = {'O', 'K', ' '};
+  private static final byte[] USING = {'U', 'S', 'I', 'N', 'G', ' '};
+
+  /** Where encoded bytes go, in order: a socket's buffer, a Vert.x {@link Buffer}. */
+  public interface Out {
+    void writeByte(int b);
+
+    void writeBytes(byte[] bytes, int from, int length);
+  }
 
   private ReplyEncoder() {}
 
   /** Appends one encoded reply to {@code out}. */
-  public static void encode(Reply reply, Buffer out) {
+  public static void encode(Reply reply, Out out) {
     if (reply instanceof Reply.Word word) {
-      out.appendBytes(word.line());
+      byte[] line = word.line();
+      out.writeBytes(line, 0, line.length);
     } else if (reply instanceof Reply.Number number) {
       ascii(out, number.word());
-      out.appendByte((byte) ' ');
+      out.writeByte(' ');
       decimal(out, number.value());
-      out.appendBytes(CRLF);
+      out.writeBytes(CRLF, 0, 2);
     } else if (reply instanceof Reply.Using using) {
-      ascii(out, "USING ");
+      out.writeBytes(USING, 0, USING.length);
       ascii(out, using.tube());
-      out.appendBytes(CRLF);
+      out.writeBytes(CRLF, 0, 2);
     } else if (reply instanceof Reply.JobBody job) {
       ascii(out, job.word());
-      out.appendByte((byte) ' ');
+      out.writeByte(' ');
       decimal(out, job.id());
-      out.appendByte((byte) ' ');
+      out.writeByte(' ');
       decimal(out, job.body().length);
-      out.appendBytes(CRLF).appendBytes(job.body()).appendBytes(CRLF);
+      out.writeBytes(CRLF, 0, 2);
+      out.writeBytes(job.body(), 0, job.body().length);
+      out.writeBytes(CRLF, 0, 2);
     } else if (reply instanceof Reply.Stats stats) {
       document(out, stats.document().yaml());
     } else if (reply instanceof Reply.TubeNames names) {
       document(out, names.yaml());
     } else if (reply instanceof Reply.Encoded encoded) {
-      out.appendBytes(encoded.bytes());
+      out.writeBytes(encoded.bytes(), 0, encoded.bytes().length);
     }
   }
 
-  private static void document(Buffer out, byte[] yaml) {
-    ascii(out, "OK ");
-    decimal(out, yaml.length);
-    out.appendBytes(CRLF).appendBytes(yaml).appendBytes(CRLF);
+  /** Appends one encoded reply to {@code out}. */
+  public static void encode(Reply reply, Buffer out) {
+    encode(reply, new Out() {
+      @Override
+      public void writeByte(int b) {
+        out.appendByte((byte) b);
+      }
+
+      @Override
+      public void writeBytes(byte[] bytes, int from, int length) {
+        out.appendBytes(bytes, from, length);
+      }
+    });
   }
 
-  /** An upper bound of the encoded size, to size buffers once. */
+  /** Encodes one reply into a new buffer. */
+  public static Buffer encode(Reply reply) {
+    Buffer out = Buffer.buffer(sizeHint(reply));
+    encode(reply, out);
+    return out;
+  }
+
+  private static void document(Out out, byte[] yaml) {
+    out.writeBytes(OK, 0, OK.length);
+    decimal(out, yaml.length);
+    out.writeBytes(CRLF, 0, 2);
+    out.writeBytes(yaml, 0, yaml.length);
+    out.writeBytes(CRLF, 0, 2);
+  }
+
+  /** An upper bound of the encoded size, to size buffers once (a stats document may still pass it). */
   public static int sizeHint(Reply reply) {
     if (reply instanceof Reply.JobBody job) {
       return job.body().length + 48;
@@ -55,35 +93,31 @@ public final class ReplyEncoder {
     if (reply instanceof Reply.Encoded encoded) {
       return encoded.bytes().length;
     }
+    if (reply instanceof Reply.Using using) {
+      return using.tube().length() + 8;
+    }
     return 32;
   }
 
-  /** Appends an unsigned decimal number without building a String. */
-  private static void decimal(Buffer out, long value) {
+  /** Appends an unsigned decimal number, most significant digit first. */
+  private static void decimal(Out out, long value) {
     if (value < 0) {
       ascii(out, Long.toUnsignedString(value));
       return;
     }
-    if (value < 10) {
-      out.appendByte((byte) ('0' + value));
-      return;
+    long power = 1;
+    while (power <= value / 10) {
+      power *= 10;
     }
-    byte[] digits = new byte[20];
-    int at = digits.length;
-    for (long v = value; v != 0; v /= 10) {
-      digits[--at] = (byte) ('0' + (v % 10));
+    for (; power > 0; power /= 10) {
+      out.writeByte((int) ('0' + (value / power) % 10));
     }
-    out.appendBytes(digits, at, digits.length - at);
   }
 
-  /** Encodes one reply into a new buffer. */
-  public static Buffer encode(Reply reply) {
-    Buffer out = Buffer.buffer(64);
-    encode(reply, out);
-    return out;
-  }
-
-  private static void ascii(Buffer out, String s) {
-    out.appendBytes(s.getBytes(StandardCharsets.ISO_8859_1));
+  /** Protocol words and tube names are ASCII: one byte per char. */
+  private static void ascii(Out out, String s) {
+    for (int i = 0; i < s.length(); i++) {
+      out.writeByte(s.charAt(i));
+    }
   }
 }

@@ -46,10 +46,12 @@ enum Verb {
   private static final Verb[] IN_ORDER = values();
 
   private final String word;
+  private final byte[] wordBytes;
   private final Reader reader;
 
   Verb(String word, Reader reader) {
     this.word = word;
+    this.wordBytes = word.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     this.reader = reader;
   }
 
@@ -58,18 +60,35 @@ enum Verb {
     return word;
   }
 
+  /** Bytes of {@link #word()}: where the arguments start. */
+  int wordLength() {
+    return wordBytes.length;
+  }
+
   ParsedLine read(Arguments args) {
     return reader.read(args);
   }
 
-  /** The first verb whose word starts {@code line}, or null. */
-  static Verb matching(String line) {
+  /** The first verb whose word starts the {@code length} bytes of {@code line}, or null. */
+  static Verb matching(byte[] line, int length) {
     for (Verb verb : IN_ORDER) {
-      if (line.startsWith(verb.word)) {
+      if (verb.starts(line, length)) {
         return verb;
       }
     }
     return null;
+  }
+
+  private boolean starts(byte[] line, int length) {
+    if (length < wordBytes.length) {
+      return false;
+    }
+    for (int i = 0; i < wordBytes.length; i++) {
+      if (line[i] != wordBytes[i]) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** BEHAVIOURS.md 2: a word without arguments must end the line; any byte after it is BAD_FORMAT. */
@@ -102,7 +121,7 @@ enum Verb {
     if (a.hasFailed() || (!a.atEnd() && bytes <= a.maxJobSizeBytes())) {
       return Command.Invalid.BAD_FORMAT;
     }
-    return new PutHeader((int) pri, (int) delay, (int) ttr, bytes);
+    return a.putHeader((int) pri, (int) delay, (int) ttr, bytes);
   }
 
   private static ParsedLine release(Arguments a) {

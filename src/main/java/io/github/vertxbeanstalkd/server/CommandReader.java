@@ -5,15 +5,14 @@ import io.github.vertxbeanstalkd.protocol.CommandParser;
 import io.github.vertxbeanstalkd.protocol.JobBytes;
 import io.github.vertxbeanstalkd.protocol.ParsedLine;
 import io.github.vertxbeanstalkd.protocol.PutHeader;
-import io.vertx.core.buffer.Buffer;
+import io.netty.buffer.ByteBuf;
 
 /**
  * Cuts a connection's input into commands: CR LF lines, and after a put line its body of exactly
- * {@code bytes} plus two trailer bytes. A body is not copied here: it goes to the engine as ranges
- * of the arrays the socket's reads arrived in ({@link JobBytes}), and the job store copies it once.
- * Only a piece of a body smaller than {@link #SHARED_PIECE_MIN_BYTES} that straddles reads is
- * gathered into an array of the reader's own, so that a client trickling a body byte by byte costs
- * no more than the body. An oversized body is counted off and dropped, never kept.
+ * {@code bytes} plus two trailer bytes. Input is copied once, into the connection's chunks
+ * ({@link InputChunks}); a body is not copied again here: it goes to the engine as ranges of those
+ * chunks ({@link JobBytes}, one range unless it crosses from one chunk into the next), and the job
+ * store copies it. An oversized body is counted off and dropped, never kept.
  *
  * <p>The framing is written out here rather than left to Vert.x's RecordParser: the parser copies
  * every input buffer into its own and every record out again, so a body would be copied twice
@@ -22,11 +21,6 @@ import io.vertx.core.buffer.Buffer;
  * CR LF (BEHAVIOURS.md 1).
  */
 final class CommandReader {
-  /** A body piece at least this long is shared with the input it came in; a shorter one is copied. */
-  static final int SHARED_PIECE_MIN_BYTES = 1024;
-  /** The most one array gathering short body pieces takes. */
-  private static final int GATHER_BYTES = 16 * 1024;
-
   /** Receives what the reader finds, in input order. */
   interface Listener {
     void onCommand(Command command);
@@ -39,7 +33,7 @@ final class CommandReader {
 
   private final CommandParser commandParser;
   private final Listener listener;
-  private final InputChunks input = new InputChunks();
+  private final InputChunks input;
   private Mode mode = Mode.LINE;
   private boolean isPaused;
 
@@ -58,20 +52,27 @@ final class CommandReader {
   private boolean isPutAnnounced;
   private int bodyLength;
   private int bodyMissing;
-  private JobBytes body;
+  /** The body's bytes read so far that lie in one run of one chunk, not yet in {@link #pieces}. */
+  private byte[] runArray;
+  private int runFrom;
+  private int runTo;
+  /** The body's earlier runs, when it crosses from one chunk into the next; null otherwise. */
   private JobBytes.Builder pieces;
-  /** Short body pieces, gathered: {@code [gatheredFrom, gatheredTo)} is not in {@link #pieces} yet. */
-  private byte[] gathered;
-  private int gatheredFrom;
-  private int gatheredTo;
   private final byte[] trailer = new byte[2];
   private int trailerFilled;
   /** SKIP_BODY: body and trailer bytes still to drop. */
   private long skipMissing;
 
+  /** A reader with chunks of its own (tests). */
   CommandReader(long maxJobSizeBytes, Listener listener) {
+    this(maxJobSizeBytes, listener, new ChunkPool());
+  }
+
+  /** A reader whose input chunks come from {@code pool}. */
+  CommandReader(long maxJobSizeBytes, Listener listener, ChunkPool pool) {
     this.commandParser = new CommandParser(maxJobSizeBytes);
     this.listener = listener;
+    this.input = new InputChunks(pool);
   }
 
   /** Input not yet turned into commands: read ahead while paused, or a partial line. */
@@ -113,13 +114,28 @@ final class CommandReader {
     return mode == Mode.SKIP_BODY;
   }
 
-  /** Reads {@code data}, holding on to its bytes: nobody may write them afterwards. */
-  void feed(Buffer data) {
-    if (data.length() == 0) {
+  /** Reads {@code data}'s readable bytes (copied: the caller keeps and releases {@code data}). */
+  void feed(ByteBuf data) {
+    if (!data.isReadable()) {
       return;
     }
     input.add(data);
     readHeld();
+  }
+
+  /** What was read so far went to the engine as one batch; see {@link InputChunks}. */
+  void batchDispatched() {
+    input.batchDispatched();
+  }
+
+  /** The batch sent last is answered: the input its puts' bodies lie in may be reused. */
+  void batchAnswered() {
+    input.batchAnswered();
+  }
+
+  /** Input chunks held now, for tests. */
+  int chunks() {
+    return input.chunks();
   }
 
   private void readHeld() {
@@ -176,8 +192,10 @@ final class CommandReader {
         mode = Mode.BODY;
         bodyLength = (int) header.bytes();
         bodyMissing = bodyLength;
-        body = bodyLength == 0 ? JobBytes.EMPTY : null;
         trailerFilled = 0;
+        if (bodyLength > 0) {
+          input.pinBody();
+        }
       }
     } else if (parsed instanceof Command.Quit) {
       // BEHAVIOURS.md 1: quit closes at once and ignores whatever was pipelined after it.
@@ -208,48 +226,36 @@ final class CommandReader {
   }
 
   private void addPiece(byte[] a, int from, int n) {
-    if (n == bodyLength) {
-      // The whole body came in one read: the usual case, and no copy at all.
-      body = JobBytes.of(a, from, n);
+    if (a == runArray && from == runTo) {
+      // The usual case: the next bytes of the same chunk.
+      runTo += n;
       return;
     }
-    if (pieces == null) {
-      pieces = JobBytes.builder(bodyLength);
+    if (runArray != null) {
+      if (pieces == null) {
+        pieces = JobBytes.builder(bodyLength);
+      }
+      pieces.add(runArray, runFrom, runTo - runFrom);
     }
-    if (n >= SHARED_PIECE_MIN_BYTES) {
-      flushGathered();
-      pieces.add(a, from, n);
-      return;
-    }
-    if (gathered == null || gathered.length - gatheredTo < n) {
-      flushGathered();
-      // The body's own bytes still to come bound the array; n of them are here.
-      gathered = new byte[Math.max(n, Math.min(bodyMissing, GATHER_BYTES))];
-      gatheredFrom = 0;
-      gatheredTo = 0;
-    }
-    // Nobody reads this array before the put is emitted, so gathering goes on after a flush.
-    System.arraycopy(a, from, gathered, gatheredTo, n);
-    gatheredTo += n;
-  }
-
-  private void flushGathered() {
-    if (gatheredTo > gatheredFrom) {
-      pieces.add(gathered, gatheredFrom, gatheredTo - gatheredFrom);
-      gatheredFrom = gatheredTo;
-    }
+    runArray = a;
+    runFrom = from;
+    runTo = from + n;
   }
 
   private void onBody() {
-    if (pieces != null) {
-      flushGathered();
-      body = pieces.build();
-      pieces = null;
+    JobBytes body;
+    if (bodyLength == 0) {
+      body = JobBytes.EMPTY;
+    } else if (pieces == null) {
+      body = JobBytes.of(runArray, runFrom, bodyLength);
+    } else {
+      body = pieces.add(runArray, runFrom, runTo - runFrom).build();
     }
-    gathered = null;
+    runArray = null;
+    pieces = null;
+    input.holdBody();
     boolean hasCrlf = trailer[0] == '\r' && trailer[1] == '\n';
     Command.Put command = put.withBody(body, hasCrlf);
-    body = null;
     put = null;
     mode = Mode.LINE;
     listener.onCommand(command);

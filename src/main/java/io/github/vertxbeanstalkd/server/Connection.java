@@ -7,7 +7,8 @@ import io.github.vertxbeanstalkd.metrics.CommandDurations;
 import io.github.vertxbeanstalkd.protocol.Command;
 import io.github.vertxbeanstalkd.protocol.Reply;
 import io.github.vertxbeanstalkd.protocol.ReplyEncoder;
-import io.vertx.core.buffer.Buffer;
+import io.netty.buffer.ByteBuf;
+import io.vertx.core.Context;
 import io.vertx.core.net.NetSocket;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -21,7 +22,7 @@ import java.util.List;
  * <p>Memory stays bounded: input is read ahead by at most {@link #INPUT_LIMIT_BYTES}, and replies
  * wait as references while the socket's write queue is full, during which nothing more is read.
  */
-final class Connection implements CommandReader.Listener {
+final class Connection implements CommandReader.Listener, ChannelIo.Listener {
   static final int INPUT_LIMIT_BYTES = 64 * 1024;
   static final int MAX_BATCH_COMMANDS = 1024;
   /**
@@ -33,6 +34,8 @@ final class Connection implements CommandReader.Listener {
   private static final int WRITE_CHUNK_BYTES = 64 * 1024;
 
   private final NetSocket socket;
+  private final Context context;
+  private ChannelIo io;
   private final SessionHost engine;
   private ConnectionSession session;
   private final CommandReader reader;
@@ -42,7 +45,8 @@ final class Connection implements CommandReader.Listener {
   private int bodiesInBatch;
 
   private boolean isSocketPaused;
-  private List<Command> batch = new ArrayList<>();
+  /** Commands read for the next batch; it and {@link #inFlight} swap, so neither is made anew per batch. */
+  private ArrayList<Command> batch = new ArrayList<>();
   private boolean isInFlight;
   private boolean isBatchAnswered;
   private boolean isQuitting;
@@ -50,16 +54,19 @@ final class Connection implements CommandReader.Listener {
   private boolean isClosed;
   private boolean isShuttingDown;
   private final ArrayDeque<Reply> unwritten = new ArrayDeque<>();
-  /** The batch with the engine, how many of its commands are answered, and when it went. */
-  private List<Command> inFlight = List.of();
+  /** The sum of {@link ReplyEncoder#sizeHint} over {@link #unwritten}. */
+  private long unwrittenBytesHint;
+  /** The batch with the engine (empty when none is), how many of its commands are answered, and when it went. */
+  private ArrayList<Command> inFlight = new ArrayList<>();
   private int answered;
   private long sentNanos;
 
-  Connection(NetSocket socket, SessionHost engine, long maxJobSizeBytes, Runnable onClosed,
-      CommandDurations durations) {
+  Connection(NetSocket socket, Context context, ChunkPool chunks, SessionHost engine, long maxJobSizeBytes,
+      Runnable onClosed, CommandDurations durations) {
     this.socket = socket;
+    this.context = context;
     this.engine = engine;
-    this.reader = new CommandReader(maxJobSizeBytes, this);
+    this.reader = new CommandReader(maxJobSizeBytes, this, chunks);
     this.onClosed = onClosed;
     this.durations = durations;
     this.maxBodiesPerBatch = (int) Math.max(1, MAX_BATCH_BODY_BYTES / Math.max(1, maxJobSizeBytes));
@@ -67,7 +74,7 @@ final class Connection implements CommandReader.Listener {
 
   void start() {
     session = engine.open(this::onReply);
-    socket.handler(this::onData);
+    io = ChannelIo.attach(socket, context, this);
     socket.exceptionHandler(e -> socket.close());
     socket.closeHandler(v -> closed());
     HalfClose.watch(socket, this::onInputEnded);
@@ -92,7 +99,7 @@ final class Connection implements CommandReader.Listener {
   void shutDown() {
     isShuttingDown = true;
     reader.pause();
-    socket.pause();
+    io.stopReading();
     closeIfDone();
   }
 
@@ -108,7 +115,8 @@ final class Connection implements CommandReader.Listener {
     }
   }
 
-  private void onData(Buffer data) {
+  @Override
+  public void onInput(ByteBuf data) {
     if (isQuitting || isClosed || isShuttingDown) {
       return;
     }
@@ -137,7 +145,7 @@ final class Connection implements CommandReader.Listener {
     dispatch();
     if (reader.heldBytes() > INPUT_LIMIT_BYTES && !isSocketPaused) {
       isSocketPaused = true;
-      socket.pause();
+      io.stopReading();
     }
   }
 
@@ -148,12 +156,15 @@ final class Connection implements CommandReader.Listener {
     }
     boolean announcesPut = reader.announcePendingPut();
     if (!batch.isEmpty()) {
-      List<Command> commands = batch;
-      batch = new ArrayList<>();
+      ArrayList<Command> commands = batch;
+      // The engine reads the list when the batch reaches it, before it answers: once the batch
+      // is answered, the list is free to gather the next one.
+      batch = inFlight;
       bodiesInBatch = 0;
       isInFlight = true;
       inFlight = commands;
       answered = 0;
+      reader.batchDispatched();
       if (durations.isEnabled()) {
         sentNanos = System.nanoTime();
       }
@@ -180,29 +191,38 @@ final class Connection implements CommandReader.Listener {
     afterInput();
     if (isSocketPaused && reader.heldBytes() <= INPUT_LIMIT_BYTES && !isQuitting) {
       isSocketPaused = false;
-      socket.resume();
+      io.startReading();
     }
   }
 
   // ---------------------------------------------------------------- output
 
   private void onReply(EngineReply reply) {
-    List<Reply> replies = reply.replies();
-    if (replies.isEmpty()) {
+    int n = reply.replyCount();
+    if (n == 0) {
       // A notice (its last job timed out, or the session ended): nothing to write.
       return;
     }
-    if (durations.isEnabled() && !replies.isEmpty()) {
+    if (durations.isEnabled()) {
       long nanos = System.nanoTime() - sentNanos;
-      for (int i = 0; i < replies.size() && answered + i < inFlight.size(); i++) {
+      for (int i = 0; i < n && answered + i < inFlight.size(); i++) {
         durations.record(inFlight.get(answered + i), nanos);
       }
     }
-    answered += replies.size();
-    unwritten.addAll(replies);
+    answered += n;
+    for (int i = 0; i < n; i++) {
+      Reply r = reply.reply(i);
+      unwritten.add(r);
+      unwrittenBytesHint += ReplyEncoder.sizeHint(r);
+    }
     if (reply.isComplete()) {
       isBatchAnswered = true;
     }
+    writeOut();
+  }
+
+  @Override
+  public void onWritable() {
     writeOut();
   }
 
@@ -210,29 +230,27 @@ final class Connection implements CommandReader.Listener {
     if (isClosed) {
       return;
     }
-    while (!unwritten.isEmpty() && !socket.writeQueueFull()) {
-      int size = 0;
-      for (Reply r : unwritten) {
-        size += ReplyEncoder.sizeHint(r);
-        if (size >= WRITE_CHUNK_BYTES) {
-          break;
-        }
-      }
-      Buffer out = Buffer.buffer(size);
+    while (!unwritten.isEmpty() && io.isWritable()) {
+      // Room for what is waiting, up to a chunk and the reply that crosses it (a large body whole).
+      io.begin((int) Math.min(unwrittenBytesHint, WRITE_CHUNK_BYTES + ReplyEncoder.sizeHint(unwritten.peek())));
       do {
-        ReplyEncoder.encode(unwritten.poll(), out);
-      } while (!unwritten.isEmpty() && out.length() < WRITE_CHUNK_BYTES);
-      socket.write(out);
+        Reply r = unwritten.poll();
+        unwrittenBytesHint -= ReplyEncoder.sizeHint(r);
+        ReplyEncoder.encode(r, io);
+      } while (!unwritten.isEmpty() && io.written() < WRITE_CHUNK_BYTES);
+      io.send();
     }
-    if (!unwritten.isEmpty() || socket.writeQueueFull()) {
-      // A client that does not read its replies stops being read from.
-      socket.drainHandler(v -> writeOut());
+    if (!unwritten.isEmpty() || !io.isWritable()) {
+      // A client that does not read its replies stops being read from; the channel says when it
+      // can take more (onWritable).
       return;
     }
     if (isBatchAnswered) {
       isBatchAnswered = false;
       isInFlight = false;
-      inFlight = List.of();
+      inFlight.clear();
+      // Every command of the batch has run: the engine has copied the bodies its puts lent it.
+      reader.batchAnswered();
       if (isShuttingDown) {
         closeIfDone();
         return;
@@ -249,6 +267,7 @@ final class Connection implements CommandReader.Listener {
     }
     isClosed = true;
     unwritten.clear();
+    unwrittenBytesHint = 0;
     session.close();
     onClosed.run();
   }

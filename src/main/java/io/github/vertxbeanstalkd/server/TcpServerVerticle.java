@@ -30,6 +30,8 @@ public final class TcpServerVerticle extends VerticleBase {
   private final HashMap<Long, Connection> connections = new HashMap<>();
   private final Rejections rejections = new Rejections();
   private final HandshakeFailures handshakeFailures = new HandshakeFailures();
+  /** Input chunks for every connection of this front, on its thread. */
+  private final ChunkPool chunks = new ChunkPool();
   private final TlsCredentials tls;
   private final ConnectionRouting routing;
   private long nextLocalId = 1;
@@ -158,7 +160,8 @@ public final class TcpServerVerticle extends VerticleBase {
       return;
     }
     long id = nextLocalId++;
-    Connection c = new Connection(socket, host, config.maxJobSizeBytes(), () -> connections.remove(id), durations);
+    Connection c = new Connection(socket, context, chunks, host, config.maxJobSizeBytes(),
+        () -> connections.remove(id), durations);
     connections.put(id, c);
     c.start();
   }

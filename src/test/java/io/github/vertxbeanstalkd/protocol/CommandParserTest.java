@@ -155,7 +155,8 @@ class CommandParserTest {
         assertEquals(false, verbs[later].word().startsWith(verbs[earlier].word()),
             verbs[earlier] + " hides " + verbs[later]);
       }
-      assertEquals(verbs[later], Verb.matching(verbs[later].word()));
+      byte[] word = verbs[later].word().getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+      assertEquals(verbs[later], Verb.matching(word, word.length));
     }
   }
 

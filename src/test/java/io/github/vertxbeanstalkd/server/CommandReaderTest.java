@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.vertxbeanstalkd.protocol.Command;
-import io.vertx.core.buffer.Buffer;
+import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
@@ -51,7 +51,7 @@ class CommandReaderTest {
       int end = Math.min(bytes.length, i + chunkBytes);
       byte[] chunk = new byte[end - i];
       System.arraycopy(bytes, i, chunk, 0, chunk.length);
-      reader.feed(Buffer.buffer(chunk));
+      reader.feed(Unpooled.wrappedBuffer(chunk));
     }
     return seen;
   }
@@ -62,11 +62,11 @@ class CommandReaderTest {
     int from = 0;
     for (int cut : cuts) {
       if (cut > from) {
-        reader.feed(Buffer.buffer().appendBytes(bytes, from, cut - from));
+        reader.feed(Unpooled.wrappedBuffer(bytes, from, cut - from));
         from = cut;
       }
     }
-    reader.feed(Buffer.buffer().appendBytes(bytes, from, bytes.length - from));
+    reader.feed(Unpooled.wrappedBuffer(bytes, from, bytes.length - from));
   }
 
   @ParameterizedTest(name = "chunks of {0} bytes")
@@ -128,10 +128,10 @@ class CommandReaderTest {
   void anUnendedLineIsHeldUpTo223BytesAndDroppedAtThe224th() {
     // BEHAVIOURS.md 1: what is read of a line stays bounded, however the reads fall.
     for (int i = 1; i <= 223; i++) {
-      reader.feed(Buffer.buffer("x"));
+      reader.feed(Unpooled.wrappedBuffer(new byte[] {'x'}));
       assertEquals(i, reader.heldBytes());
     }
-    reader.feed(Buffer.buffer("x"));
+    reader.feed(Unpooled.wrappedBuffer(new byte[] {'x'}));
     assertEquals(0, reader.heldBytes());
     for (int cut = 1; cut < 224; cut++) {
       reader = newReader(65_535);
@@ -145,10 +145,10 @@ class CommandReaderTest {
   void anOverlongLineReadOneByteAtATimeIsAnsweredOnlyAtItsLineEnd() {
     // BEHAVIOURS.md 1: bytes are discarded until the next CR LF, and only then comes BAD_FORMAT.
     for (byte b : ("b".repeat(300) + "\r").getBytes(StandardCharsets.US_ASCII)) {
-      reader.feed(Buffer.buffer(new byte[] {b}));
+      reader.feed(Unpooled.wrappedBuffer(new byte[] {b}));
       assertEquals(List.of(), seen);
     }
-    reader.feed(Buffer.buffer("\n"));
+    reader.feed(Unpooled.wrappedBuffer(new byte[] {'\n'}));
     assertEquals(List.of("BAD_FORMAT"), seen);
     feed("stats\r\n", 1);
     assertEquals(List.of("BAD_FORMAT", "Stats[]"), seen);
@@ -271,7 +271,7 @@ class CommandReaderTest {
     for (int end : cuts) {
       byte[] chunk = new byte[end - from];
       System.arraycopy(input, from, chunk, 0, chunk.length);
-      reader.feed(Buffer.buffer(chunk));
+      reader.feed(Unpooled.wrappedBuffer(chunk));
       from = end;
     }
     assertEquals(0, reader.heldBytes());
@@ -285,9 +285,8 @@ class CommandReaderTest {
       assertArrayEquals(bodies.get(i), put.body().toArray(), "body " + i);
       assertEquals(bodies.get(i).length, put.priority());
       assertTrue(put.hasCrlf());
-      // Bounded memory: short pieces are gathered, so a body is never held in more ranges than
-      // one per shared piece of at least 1 KiB, one per gathering array between them, and one.
-      assertTrue(put.body().pieces() <= 2 * (bodies.get(i).length / CommandReader.SHARED_PIECE_MIN_BYTES) + 2,
+      // However the reads fell, a body lies in the input chunks it arrived in, one range per chunk.
+      assertTrue(put.body().pieces() <= bodies.get(i).length / ChunkPool.CHUNK_BYTES + 2,
           put.body().pieces() + " pieces for " + bodies.get(i).length + " bytes");
     }
     for (int i = 0; i < seen.size(); i++) {
@@ -301,10 +300,6 @@ class CommandReaderTest {
     byte[] input = manyPuts(bodies);
     List<Command.Put> atOnce = feedCut(input, new int[] {input.length});
     assertSamePuts(bodies, atOnce);
-    for (Command.Put put : atOnce) {
-      // Each body lay whole in the one read: shared, not copied.
-      assertTrue(put.body().pieces() <= 1);
-    }
     seen.clear();
     int[] oneByte = new int[input.length];
     for (int i = 0; i < input.length; i++) {
@@ -340,5 +335,87 @@ class CommandReaderTest {
     reader.resume();
     assertEquals(List.of("PUT 0 0123456789", "Stats[]"), seen);
     assertEquals(0, reader.heldBytes());
+  }
+
+  // ---------------------------------------------------------------- input chunks and their reuse
+
+  private CommandReader pooledReader(ChunkPool pool, List<Command.Put> puts) {
+    return new CommandReader(1 << 20, new CommandReader.Listener() {
+      @Override
+      public void onCommand(Command command) {
+        seen.add(describe(command));
+        if (command instanceof Command.Put put) {
+          puts.add(put);
+        }
+      }
+
+      @Override
+      public void onQuit() {
+        seen.add("QUIT");
+      }
+    }, pool);
+  }
+
+  private static io.netty.buffer.ByteBuf ascii(String text) {
+    return Unpooled.wrappedBuffer(text.getBytes(StandardCharsets.ISO_8859_1));
+  }
+
+  @Test
+  void lineOnlyInputGoesBackToThePoolAsSoonAsItIsRead() {
+    // A connection that waits (a blocked reserve, an idle client) holds no chunk.
+    ChunkPool pool = new ChunkPool();
+    reader = pooledReader(pool, new ArrayList<>());
+    reader.feed(ascii("watch t\r\nreserve\r\n"));
+    reader.batchDispatched();
+    assertEquals(0, reader.chunks());
+    assertEquals(1, pool.spareCount());
+  }
+
+  @Test
+  void aPutsBodyStaysUntilItsBatchIsAnsweredAndTheChunkIsThenReused() {
+    ChunkPool pool = new ChunkPool();
+    List<Command.Put> puts = new ArrayList<>();
+    reader = pooledReader(pool, puts);
+    reader.feed(ascii("put 0 0 60 5\r\nhello\r\n"));
+    reader.batchDispatched();
+    reader.pause();
+    // Input that arrives while the batch is out is read into the same chunk, after the body.
+    reader.feed(ascii("put 0 0 60 5\r\nworld\r\n"));
+    assertEquals(1, reader.chunks());
+    assertEquals("hello", new String(puts.get(0).body().toArray(), StandardCharsets.ISO_8859_1));
+    reader.batchAnswered();
+    reader.resume();
+    assertEquals(List.of("PUT 0 hello", "PUT 0 world"), seen);
+    assertEquals(1, reader.chunks(), "the second put's body is still lent");
+    reader.batchDispatched();
+    reader.batchAnswered();
+    assertEquals(0, reader.chunks());
+    assertEquals(1, pool.spareCount());
+    // The next put is read into the chunk the first ones lay in.
+    reader.feed(ascii("put 0 0 60 3\r\nabc\r\n"));
+    assertEquals(0, pool.spareCount());
+    assertEquals("abc", new String(puts.get(2).body().toArray(), StandardCharsets.ISO_8859_1));
+  }
+
+  @Test
+  void aBodyStillArrivingIsNotGivenBackWhenTheBatchBeforeItIsAnswered() {
+    // The put's line and half its body came with a batch's commands; that batch is answered while
+    // the body is still arriving: the half already read must stay.
+    ChunkPool pool = new ChunkPool();
+    List<Command.Put> puts = new ArrayList<>();
+    reader = pooledReader(pool, puts);
+    String body = "0123456789".repeat(2_000);
+    reader.feed(ascii("stats\r\nput 0 0 60 " + body.length() + "\r\n" + body.substring(0, 12_000)));
+    reader.batchDispatched();
+    reader.batchAnswered();
+    for (int i = 0; i < 20; i++) {
+      // Other connections take chunks from the pool meanwhile, and write into them.
+      byte[] other = pool.take();
+      java.util.Arrays.fill(other, (byte) '#');
+      pool.give(other);
+    }
+    reader.feed(ascii(body.substring(12_000) + "\r\n"));
+    assertEquals(List.of("Stats[]", "PUT 0 " + body), seen);
+    assertEquals(body, new String(puts.get(0).body().toArray(), StandardCharsets.ISO_8859_1));
   }
 }
