@@ -21,8 +21,8 @@ final class PauseWatch {
   private final BooleanSupplier isRunning;
   private final LongConsumer paused;
   private final Runnable tick;
-  /** Until when (System.nanoTime) this node's own view of the members is not acted on. */
-  private volatile long distrustViewUntilNanos = Long.MIN_VALUE;
+  /** Until when (System.nanoTime) this node's own view of the members is not acted on: a moment already past at start. */
+  private volatile long distrustViewUntilNanos = System.nanoTime() - 1;
 
   /**
    * @param isRunning while true, the watch goes on
