@@ -1,6 +1,11 @@
 package io.github.vertxbeanstalkd.bench;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 
 /**
  * The load generator's entry point: {@code java -cp vertx-beanstalkd.jar
@@ -30,6 +35,9 @@ public final class Bench {
 
   /** Runs what the options ask for and returns the number of protocol errors seen. */
   static long run(BenchOptions options, PrintStream out) {
+    if (options.isStdin) {
+      return runLines(new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)), out);
+    }
     if (!options.transport.equals("tcp")) {
       return BusBench.run(options, out);
     }
@@ -44,10 +52,45 @@ public final class Bench {
       out.println(prefill.jsonLine());
       errors += prefill.errors();
     }
-    CaseResult result = run(options.singleCase(), options.target, options.stallMillis);
+    CaseResult result = CaseRun.execute(options.singleCase(), options.target,
+        options.stallMillis, Long.MIN_VALUE, options.sliceMillis);
     out.println(result.humanLine());
     out.println(result.jsonLine());
     return errors + result.errors();
+  }
+
+  /**
+   * --stdin: runs one TCP case per line, its timed window anchored at the moment the line was
+   * read; a bad line prints "error: ..." instead of a result. Returns the protocol errors seen.
+   */
+  static long runLines(BufferedReader in, PrintStream out) {
+    long errors = 0;
+    try {
+      for (String line; (line = in.readLine()) != null; ) {
+        long readAtNanos = System.nanoTime();
+        if (line.isBlank()) {
+          continue;
+        }
+        try {
+          BenchOptions options = BenchOptions.parse(line.trim().split("\\s+"));
+          if (options.isStdin || !options.transport.equals("tcp") || options.mode.equals("matrix")) {
+            throw new IllegalArgumentException("a line is one TCP case (--mode put, cycle, ...)");
+          }
+          CaseResult result = CaseRun.execute(options.singleCase(), options.target,
+              options.stallMillis, readAtNanos, options.sliceMillis);
+          out.println(result.humanLine());
+          out.println(result.jsonLine());
+          errors += result.errors();
+        } catch (IllegalArgumentException e) {
+          out.println("error: " + e.getMessage());
+        }
+        out.println("done");
+        out.flush();
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return errors;
   }
 
   /** Runs one case against one server. */

@@ -128,6 +128,17 @@ final class BenchOptions {
   @Option(names = "--stall-ms", paramLabel = "MS",
       description = "A phase with no reply for this long stops with an error; default ${DEFAULT-VALUE}.")
   long stallMillis = 5000;
+  @Option(names = "--stdin", description = {
+      "Read cases from standard input, one per line (the options of one case, e.g. --target",
+      "  127.0.0.1:11301 --mode put -c 50 --warmup-ms 0 --duration-ms 5000), and run each the moment",
+      "  its line arrives, its timed window starting then: connecting counts. For scripts that start",
+      "  a server and send the line as its port opens (src/test/scripts/first-seconds.py); the JVM",
+      "  stays warm from one case to the next. Prints each result's lines and then a line \"done\"."})
+  boolean isStdin;
+  @Option(names = "--slice-ms", paramLabel = "MS", description = {
+      "Put and cycle: also report ops/s, p99 and max per MS of the window (sliceNOpsPerSec, ...),",
+      "  and the window without its first slice (afterSlice0OpsPerSec, ...); default 0, off."})
+  long sliceMillis;
   @Option(names = {"-h", "--help"}, usageHelp = true, description = "Print this text.")
   boolean isHelp;
 

@@ -31,9 +31,25 @@ final class CaseRun implements AutoCloseable {
 
   /** Runs one case; a server that cannot be reached or fails mid-way gives a result with errors. */
   static CaseResult execute(CaseSpec spec, ServerAddress address, long stallMillis) {
+    return execute(spec, address, stallMillis, Long.MIN_VALUE, 0);
+  }
+
+  /**
+   * As {@link #execute(CaseSpec, ServerAddress, long)}, with the timed window starting at
+   * {@code anchorNanos} (Long.MIN_VALUE: when the load starts) and, if {@code sliceMillis} > 0,
+   * figures per slice of the window in the result.
+   */
+  static CaseResult execute(CaseSpec spec, ServerAddress address, long stallMillis,
+      long anchorNanos, long sliceMillis) {
     CaseRun run = null;
     try {
       run = new CaseRun(spec, address, stallMillis);
+      if (anchorNanos != Long.MIN_VALUE) {
+        run.meter.anchor(anchorNanos);
+      }
+      if (sliceMillis > 0 && spec.durationMillis() > 0) {
+        run.meter.slice(sliceMillis, spec.durationMillis());
+      }
       return switch (spec.mode()) {
         case PUT -> PutCase.run(run);
         case CYCLE -> CycleCase.run(run);
@@ -57,6 +73,23 @@ final class CaseRun implements AutoCloseable {
   }
 
   CaseResult result(String note) {
+    int slices = meter.sliceCount();
+    for (int i = 0; i < slices; i++) {
+      extra.put("slice" + i + "OpsPerSec", meter.sliceOps(i) / meter.sliceSeconds());
+      extra.put("slice" + i + "P99Us", meter.sliceLatencyNanosAt(i, i, 99) / 1e3);
+      extra.put("slice" + i + "MaxUs", meter.sliceMaxLatencyNanos(i, i) / 1e3);
+    }
+    if (slices > 1) {
+      // Everything but the first slice: the figures of a window that starts one slice later.
+      long ops = 0;
+      for (int i = 1; i < slices; i++) {
+        ops += meter.sliceOps(i);
+      }
+      extra.put("afterSlice0OpsPerSec", ops / (meter.sliceSeconds() * (slices - 1)));
+      extra.put("afterSlice0P99Us", meter.sliceLatencyNanosAt(1, slices - 1, 99) / 1e3);
+      extra.put("afterSlice0P999Us", meter.sliceLatencyNanosAt(1, slices - 1, 99.9) / 1e3);
+      extra.put("afterSlice0MaxUs", meter.sliceMaxLatencyNanos(1, slices - 1) / 1e3);
+    }
     return CaseResult.of(spec.label(), address, meter, errors, extra, note);
   }
 

@@ -20,6 +20,32 @@ final class Meter {
   private long fromNanos;
   private long untilNanos = Long.MAX_VALUE;
   private long lastNanos;
+  /** When set (not MIN_VALUE), a timed window starts here rather than when the load starts. */
+  private long anchorNanos = Long.MIN_VALUE;
+  /** Per-slice operations and latencies of a sliced window, or null. */
+  private long sliceNanos;
+  private long[] sliceOps;
+  private Histogram[] sliceLatencyNanos;
+
+  /**
+   * Makes the timed window start at {@code nowNanos} instead of when the load starts, so that
+   * connecting and setting up connections count as part of it (a "first seconds" run: the window
+   * starts the moment a new server's port opens).
+   */
+  void anchor(long nowNanos) {
+    this.anchorNanos = nowNanos;
+  }
+
+  /** Also counts operations and latencies per {@code sliceMillis} of the window. */
+  void slice(long sliceMillis, long durationMillis) {
+    int count = (int) Math.max(1, (durationMillis + sliceMillis - 1) / sliceMillis);
+    this.sliceNanos = TimeUnit.MILLISECONDS.toNanos(sliceMillis);
+    this.sliceOps = new long[count];
+    this.sliceLatencyNanos = new Histogram[count];
+    for (int i = 0; i < count; i++) {
+      sliceLatencyNanos[i] = new Histogram(3);
+    }
+  }
 
   /**
    * Opens the window {@code warmupMillis} from now for {@code durationMillis}, or an endless one
@@ -30,7 +56,8 @@ final class Meter {
       open(nowNanos, Long.MAX_VALUE);
       return Long.MAX_VALUE;
     }
-    long from = nowNanos + TimeUnit.MILLISECONDS.toNanos(warmupMillis);
+    long start = anchorNanos == Long.MIN_VALUE ? nowNanos : anchorNanos;
+    long from = start + TimeUnit.MILLISECONDS.toNanos(warmupMillis);
     long until = from + TimeUnit.MILLISECONDS.toNanos(durationMillis);
     open(from, until);
     return until;
@@ -52,6 +79,11 @@ final class Meter {
       recordLatency(latencyNanos);
       ops++;
       lastNanos = nowNanos;
+      if (sliceOps != null) {
+        int slice = slice(nowNanos);
+        sliceOps[slice]++;
+        sliceLatencyNanos[slice].recordValue(Math.max(0, latencyNanos));
+      }
     }
   }
 
@@ -59,6 +91,9 @@ final class Meter {
   void sample(long nowNanos, long latencyNanos) {
     if (isMeasuring(nowNanos)) {
       recordLatency(latencyNanos);
+      if (sliceOps != null) {
+        sliceLatencyNanos[slice(nowNanos)].recordValue(Math.max(0, latencyNanos));
+      }
     }
   }
 
@@ -67,7 +102,45 @@ final class Meter {
     if (isMeasuring(nowNanos)) {
       ops++;
       lastNanos = nowNanos;
+      if (sliceOps != null) {
+        sliceOps[slice(nowNanos)]++;
+      }
     }
+  }
+
+  private int slice(long nowNanos) {
+    return (int) Math.min(sliceOps.length - 1, (nowNanos - fromNanos) / sliceNanos);
+  }
+
+  /** Slices of a sliced window (0 when not sliced). */
+  int sliceCount() {
+    return sliceOps == null ? 0 : sliceOps.length;
+  }
+
+  long sliceOps(int slice) {
+    return sliceOps[slice];
+  }
+
+  double sliceSeconds() {
+    return sliceNanos / 1e9;
+  }
+
+  /** The latency at {@code percentile} over slices {@code from} to {@code to}, inclusive. */
+  long sliceLatencyNanosAt(int from, int to, double percentile) {
+    Histogram merged = new Histogram(3);
+    for (int i = from; i <= to; i++) {
+      merged.add(sliceLatencyNanos[i]);
+    }
+    return merged.getValueAtPercentile(percentile);
+  }
+
+  /** The largest latency over slices {@code from} to {@code to}, inclusive. */
+  long sliceMaxLatencyNanos(int from, int to) {
+    long max = 0;
+    for (int i = from; i <= to; i++) {
+      max = Math.max(max, sliceLatencyNanos[i].getMaxValue());
+    }
+    return max;
   }
 
   long ops() {
