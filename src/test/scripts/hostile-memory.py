@@ -111,12 +111,12 @@ def valid_line(rng, tubes, ids):
 
 def body_size(rng):
     r = rng.random()
-    if r < 0.55:
+    if r < 0.6:
         return rng.randrange(0, 257)
-    if r < 0.85:
-        return rng.randrange(257, 8193)
-    if r < 0.98:
-        return rng.randrange(8193, MAX_JOB_BYTES + 1)
+    if r < 0.9:
+        return rng.randrange(257, 4097)
+    if r < 0.99:
+        return rng.randrange(4097, MAX_JOB_BYTES + 1)
     return rng.randrange(MAX_JOB_BYTES + 1, 3 * MAX_JOB_BYTES)
 
 
@@ -251,6 +251,9 @@ def stream_worker(port, rng, end, tubes, counters, errors):
                 sock = None
                 continue
             batch = [command(rng, tubes, ids) for _ in range(rng.randrange(1, 17))]
+            # Most jobs are deleted soon after their put, as workers would: what stays is a few MB.
+            batch += [b"delete %d\r\n" % i for i in ids[-64:] if rng.random() < 0.97]
+            del ids[-64:]
             data = b"".join(batch)
             try:
                 sock.sendall(data)
@@ -497,6 +500,14 @@ def nmt_committed(text):
     return found
 
 
+def live_heap_mib(pid):
+    """The heap in use after a full collection (jcmd GC.run, then jstat's survivor, eden and old used)."""
+    subprocess.run(["jcmd", str(pid), "GC.run"], capture_output=True, timeout=60)
+    out = subprocess.run(["jstat", "-gc", str(pid)], capture_output=True, text=True, timeout=60).stdout.split("\n")
+    values = dict(zip(out[0].split(), out[1].split()))
+    return round(sum(float(values[k]) for k in ("S0U", "S1U", "EU", "OU")) / 1024, 1)
+
+
 def start_server(args, mode, port, workdir, cgroup):
     log_path = os.path.join(workdir, "%s.log" % mode)
     prefix = ["taskset", "-c", "0"] if shutil.which("taskset") else []
@@ -537,18 +548,21 @@ def one_run(args, mode, seed, workdir):
     row = {"mode": mode, "seed": seed}
     errors = []
     stats = None
+    rss = {}
     try:
         stats = soak.StatsConnection(port, server, deadline, log_path)
         pid = server.pid
         is_ours = mode != "beanstalkd"
         if is_ours and args.nmt:
             nmt(pid, "baseline", os.devnull)
-        rss = {"start": soak.proc_status(pid, "VmRSS")}
+        rss["start"] = soak.proc_status(pid, "VmRSS")
         counters, stream_errors = run_stream(port, seed, args.seconds, args.connections, args.tubes)
         errors += stream_errors
         if server.poll() is not None:
             raise soak.CheckFailed("the server exited with %s during the stream" % server.returncode)
         rss["stream"] = soak.proc_status(pid, "VmRSS")
+        if is_ours and args.heap:
+            row.setdefault("live_heap_mib", {})["stream"] = live_heap_mib(pid)
         row.update(commands=counters.commands, sent_mib=round(counters.sent_bytes / 1048576, 1),
                    reconnects=counters.reconnects, stuck=counters.stuck, closed_by_server=counters.closed_by_server)
         if is_ours and args.nmt:
@@ -558,6 +572,7 @@ def one_run(args, mode, seed, workdir):
         if is_ours:
             row["store_bytes"] = int(snapshot["current-job-store-bytes"])
             row["memory_bytes"] = int(snapshot["current-memory-bytes"])
+            row["beyond_store_mib"] = round((rss["stream"] - rss["start"] - row["store_bytes"] / 1024) / 1024, 1)
         for phase in args.phases:
             if phase == "flood":
                 extra, errs = phase_flood(port, seed, args.phase_seconds, args.tubes)
@@ -572,6 +587,8 @@ def one_run(args, mode, seed, workdir):
             if server.poll() is not None:
                 raise soak.CheckFailed("the server exited with %s during %s" % (server.returncode, phase))
             rss[phase] = soak.proc_status(pid, "VmRSS")
+            if is_ours and args.heap:
+                row.setdefault("live_heap_mib", {})[phase] = live_heap_mib(pid)
             if is_ours and args.nmt:
                 nmt(pid, "summary.diff", os.path.join(workdir, "nmt-%s-%d-%s.txt" % (mode, seed, phase)))
         rss["peak"] = soak.proc_status(pid, "VmHWM")
@@ -586,6 +603,7 @@ def one_run(args, mode, seed, workdir):
             raise soak.CheckFailed("the server exited with %s" % server.returncode)
     except soak.CheckFailed as e:
         errors.append(str(e))
+        row["rss_mib"] = {k: round(v / 1024, 1) for k, v in rss.items()}
     finally:
         if stats is not None:
             stats.close()
@@ -615,6 +633,7 @@ def main():
     p.add_argument("--phase-seconds", type=float, default=5)
     p.add_argument("--many", type=int, default=10_000)
     p.add_argument("--nmt", action="store_true")
+    p.add_argument("--heap", action="store_true", help="ours: the live heap after each step (a full GC first)")
     p.add_argument("--memory-limit-mib", type=int, default=0)
     p.add_argument("--bound-mib", type=float, default=16)
     p.add_argument("--plain-bound-mib", type=float, default=64)
