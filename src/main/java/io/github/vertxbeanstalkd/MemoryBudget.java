@@ -15,11 +15,11 @@ record MemoryBudget(long heapMaxBytes, long directMaxBytes, long storeLimitBytes
     long machineBytes) {
   /**
    * RSS beside the heap and direct memory, measured with conf/jvm.options (hostile-memory.py --nmt):
-   * class metadata, the class-data archive, compiled code (bounded by -XX:ReservedCodeCacheSize),
-   * the compilers' arenas, symbols, thread stacks, the collector's tables and the JVM's and libc's
-   * own code and heap.
+   * about 90 MiB at start, and 10-17 MiB more once a random stream has made the JIT compile what it
+   * reaches (code, the compilers' arenas, class metadata) and libc keeps what they freed. The rest is
+   * the class-data archive, symbols, thread stacks, the collector's tables and the JVM's own code.
    */
-  static final long FIXED_OVERHEAD_BYTES = 96L << 20;
+  static final long FIXED_OVERHEAD_BYTES = 112L << 20;
   /** Above this share of the machine, the heap was not sized for the server (no -Xmx: a quarter of it). */
   private static final double UNBOUNDED_HEAP_SHARE = 0.2;
 
