@@ -11,7 +11,8 @@ on port 0), pinned to CPU 0 (the script to CPU 1):
      wrong length) into --tubes (400) tubes, reserves, deletes, kicks, pauses; each connection
      sends bursts without waiting for their replies, reads what came, and now and then closes or
      resets (SO_LINGER 0) and reconnects. RSS after the stream: "stream";
-  3. optional --phases, each followed by an RSS reading: `flood` (4 connections send pipelined
+  3. optional --phases, each followed by an RSS reading: `fill` (one connection puts jobs of random
+     sizes until OUT_OF_MEMORY: the store at maxMemory; they stay, and are counted in step 4), `flood` (4 connections send pipelined
      garbage and puts as fast as they can for --phase-seconds while reading), `slow` (64
      connections send `stats` and `list-tubes` until the server stops reading them, and never read
      a reply), `many` (--many connections, 10,000, each `use`s a tube and stays; the RSS per
@@ -21,7 +22,11 @@ on port 0), pinned to CPU 0 (the script to CPU 1):
      its own counters (current-job-store-bytes, current-memory-bytes).
 
 The figure of issue 21 is "growth beyond jobs": RSS after the stream less RSS at start less the bytes
-of the bodies stored. Start modes (--modes): `readme` is `java @conf/jvm.options -jar JAR`, `plain` is
+of the bodies stored; "settled" is the same --settle-seconds (5) later, once the JIT compilers have
+finished what the stream made hot and their arenas were given back; ours also gives "beyond store",
+the growth less the job store's own reserved bytes (current-job-store-bytes: bodies at their size
+class, records, index, partly filled pages). --heap adds ours' live heap after each step (jcmd GC.run,
+then jstat). Start modes (--modes): `readme` is `java @conf/jvm.options -jar JAR`, `plain` is
 `java -jar JAR`, `beanstalkd` is /usr/bin/beanstalkd -z 65535 (the same stream, byte for byte, for the
 same seed). --nmt adds -XX:NativeMemoryTracking=summary to ours and keeps `jcmd PID
 VM.native_memory summary.diff` (against a baseline taken at "start") after each step; --memory-limit-mib N
@@ -54,6 +59,19 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import soak  # noqa: E402  (free_port, proc_status, StatsConnection, Deadline, raise_open_files, open_connections)
+
+
+def _patient_read_until(self, n):
+    # soak.py allows a stats reply 5 s; with 10,000 connections on a loaded 2-core machine it can take longer.
+    while len(self.buffer) < n:
+        self.sock.settimeout(min(30.0, self.deadline.left("reading stats")))
+        chunk = self.sock.recv(65536)
+        if not chunk:
+            raise soak.CheckFailed("the server closed the stats connection")
+        self.buffer += chunk
+
+
+soak.StatsConnection._read_until = _patient_read_until
 
 HOST = soak.HOST
 MAX_JOB_BYTES = 65535
@@ -387,6 +405,35 @@ def phase_many(port, count, stats, deadline, server_pid):
             s.close()
 
 
+def phase_fill(port, seed, bound_s):
+    """Puts jobs of random sizes (1 byte to the largest) from one connection, 64 at a time, until
+    the server answers OUT_OF_MEMORY: the store at maxMemory, as a container must hold it."""
+    rng = random.Random(seed * 31)
+    sock = socket.create_connection((HOST, port), timeout=30.0)
+    f = sock.makefile("rb")
+    sock.sendall(b"use fill\r\n")
+    f.readline()
+    end = time.monotonic() + bound_s
+    inserted = 0
+    stored_bytes = 0
+    refused = False
+    while not refused and time.monotonic() < end:
+        sizes = [rng.randrange(1, MAX_JOB_BYTES + 1) for _ in range(64)]
+        sock.sendall(b"".join(b"put 0 0 60 %d\r\n%s\r\n" % (n, b"f" * n) for n in sizes))
+        for n in sizes:
+            line = f.readline()
+            if line.startswith(b"INSERTED"):
+                inserted += 1
+                stored_bytes += n
+            elif line.startswith(b"OUT_OF_MEMORY"):
+                refused = True
+            else:
+                raise soak.CheckFailed("a fill put answered %r" % line)
+    sock.close()
+    return {"fill_jobs": inserted, "fill_mib": round(stored_bytes / 1048576, 1), "fill_refused": refused}, \
+        ([] if refused else ["the fill did not reach OUT_OF_MEMORY in %d s" % bound_s])
+
+
 class JobCount:
     def __init__(self):
         self.jobs = 0
@@ -561,6 +608,11 @@ def one_run(args, mode, seed, workdir):
         if server.poll() is not None:
             raise soak.CheckFailed("the server exited with %s during the stream" % server.returncode)
         rss["stream"] = soak.proc_status(pid, "VmRSS")
+        if args.settle_seconds:
+            # What stays once the compilers have finished what the stream made hot and the JVM has
+            # given their arenas back: the end figure includes them, the settled one does not.
+            time.sleep(args.settle_seconds)
+            rss["settled"] = soak.proc_status(pid, "VmRSS")
         if is_ours and args.heap:
             row.setdefault("live_heap_mib", {})["stream"] = live_heap_mib(pid)
         row.update(commands=counters.commands, sent_mib=round(counters.sent_bytes / 1048576, 1),
@@ -578,6 +630,8 @@ def one_run(args, mode, seed, workdir):
                 extra, errs = phase_flood(port, seed, args.phase_seconds, args.tubes)
             elif phase == "slow":
                 extra, errs = phase_slow(port, args.phase_seconds)
+            elif phase == "fill":
+                extra, errs = phase_fill(port, seed, max(10.0, deadline.left("filling") - 30))
             elif phase == "many":
                 extra, errs = phase_many(port, args.many, stats, deadline, pid)
             else:
@@ -599,6 +653,8 @@ def one_run(args, mode, seed, workdir):
         row["rss_mib"] = {k: round(v / 1024, 1) for k, v in rss.items()}
         row["growth_mib"] = round((rss["stream"] - rss["start"]) / 1024, 1)
         row["beyond_jobs_mib"] = round((rss["stream"] - rss["start"]) / 1024 - jobs.body_bytes / 1048576, 1)
+        if "settled" in rss:
+            row["settled_beyond_jobs_mib"] = round((rss["settled"] - rss["start"]) / 1024 - jobs.body_bytes / 1048576, 1)
         if server.poll() is not None:
             raise soak.CheckFailed("the server exited with %s" % server.returncode)
     except soak.CheckFailed as e:
@@ -629,6 +685,7 @@ def main():
     p.add_argument("--seconds", type=float, default=20)
     p.add_argument("--connections", type=int, default=8)
     p.add_argument("--tubes", type=int, default=400)
+    p.add_argument("--settle-seconds", type=float, default=5)
     p.add_argument("--phases", default="", help="comma-separated: flood, slow, many")
     p.add_argument("--phase-seconds", type=float, default=5)
     p.add_argument("--many", type=int, default=10_000)
@@ -673,13 +730,13 @@ def main():
             print(json.dumps(row), flush=True)
     print("load average after: %s" % open("/proc/loadavg").read().strip())
     print()
-    print("%-10s %4s %9s %9s %9s %9s %8s %9s %s" % ("mode", "seed", "start", "stream", "growth", "jobs MiB",
-                                                   "beyond", "peak", "phases (RSS MiB)"))
+    print("%-10s %4s %9s %9s %9s %9s %8s %9s %9s %s" % ("mode", "seed", "start", "stream", "growth", "jobs MiB",
+                                                        "beyond", "settled", "peak", "phases (RSS MiB)"))
     for r in rows:
         rss = r.get("rss_mib", {})
-        print("%-10s %4d %9s %9s %9s %9s %8s %9s %s%s" % (
+        print("%-10s %4d %9s %9s %9s %9s %8s %9s %9s %s%s" % (
             r["mode"], r["seed"], rss.get("start"), rss.get("stream"), r.get("growth_mib"), r.get("job_mib"),
-            r.get("beyond_jobs_mib"), rss.get("peak"),
+            r.get("beyond_jobs_mib"), r.get("settled_beyond_jobs_mib"), rss.get("peak"),
             " ".join("%s %s" % (ph, rss.get(ph)) for ph in args.phases), "" if r["passed"] else "  FAIL %s" % r["errors"]))
     with open(os.path.join(workdir, "rows.json"), "w") as f:
         json.dump(rows, f, indent=1)
