@@ -3,6 +3,7 @@ package io.github.vertxbeanstalkd;
 import io.github.vertxbeanstalkd.engine.QueueEngine;
 import io.github.vertxbeanstalkd.store.DirectMemory;
 import com.sun.management.HotSpotDiagnosticMXBean;
+import com.sun.management.VMOption;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
 
@@ -12,7 +13,7 @@ import java.lang.management.OperatingSystemMXBean;
  * README's sizing rule adds up.
  */
 record MemoryBudget(long heapMaxBytes, long directMaxBytes, long storeLimitBytes, long maxMemoryBytes,
-    long machineBytes) {
+    long machineBytes, boolean isHeapChosen) {
   /**
    * RSS beside the heap and direct memory, measured with conf/jvm.options (hostile-memory.py --nmt):
    * about 90 MiB at start, and 10-17 MiB more once a random stream has made the JIT compile what it
@@ -20,14 +21,23 @@ record MemoryBudget(long heapMaxBytes, long directMaxBytes, long storeLimitBytes
    * the class-data archive, symbols, thread stacks, the collector's tables and the JVM's own code.
    */
   static final long FIXED_OVERHEAD_BYTES = 112L << 20;
-  /** Above this share of the machine, the heap was not sized for the server (no -Xmx: a quarter of it). */
-  private static final double UNBOUNDED_HEAP_SHARE = 0.2;
 
   static MemoryBudget of(long configuredMaxMemoryBytes) {
     long store = new DirectMemory().limitBytes();
     long maxMemory = configuredMaxMemoryBytes > 0
         ? configuredMaxMemoryBytes : (long) (store * QueueEngine.DEFAULT_MAX_MEMORY_SHARE);
-    return new MemoryBudget(maxHeapSize(), DirectMemory.maxDirectMemory(), store, maxMemory, totalMemoryBytes());
+    return new MemoryBudget(maxHeapSize(), DirectMemory.maxDirectMemory(), store, maxMemory, totalMemoryBytes(),
+        isMaxHeapSizeSet());
+  }
+
+  /** True when -Xmx (or -XX:MaxHeapSize) was given, not worked out by the JVM from the machine. */
+  private static boolean isMaxHeapSizeSet() {
+    try {
+      return ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class).getVMOption("MaxHeapSize")
+          .getOrigin() == VMOption.Origin.VM_CREATION;
+    } catch (RuntimeException notHotSpot) {
+      return true;
+    }
   }
 
   /** -Xmx as set (Runtime.maxMemory() leaves out a survivor space, which is memory all the same). */
@@ -51,9 +61,9 @@ record MemoryBudget(long heapMaxBytes, long directMaxBytes, long storeLimitBytes
     return heapMaxBytes + directMaxBytes + FIXED_OVERHEAD_BYTES;
   }
 
-  /** True when the heap's limit looks like the JVM's default rather than a chosen one. */
+  /** True when the heap's limit is the JVM's default (a quarter of the machine), not a chosen one. */
   boolean isHeapUnbounded() {
-    return machineBytes > 0 && heapMaxBytes > machineBytes * UNBOUNDED_HEAP_SHARE;
+    return !isHeapChosen;
   }
 
   String describe() {

@@ -11,7 +11,7 @@ class MemoryBudgetTest {
 
   @Test
   void theRssBoundIsTheHeapTheDirectMemoryAndTheFixedPart() {
-    MemoryBudget budget = new MemoryBudget(64 * MIB, 320 * MIB, 240 * MIB, 216 * MIB, 512 * MIB);
+    MemoryBudget budget = new MemoryBudget(64 * MIB, 320 * MIB, 240 * MIB, 216 * MIB, 512 * MIB, true);
     assertEquals(64 * MIB + 320 * MIB + MemoryBudget.FIXED_OVERHEAD_BYTES, budget.rssBoundBytes());
     assertEquals("memory budget: heap at most 64 MiB, direct memory at most 320 MiB (the job store up to 240 MiB, "
         + "maxMemory 216 MiB; the sockets' buffers the rest), JVM and code about "
@@ -20,10 +20,12 @@ class MemoryBudgetTest {
   }
 
   @Test
-  void aHeapOfAQuarterOfTheMachineIsTheJvmsDefaultNotABound() {
-    assertTrue(new MemoryBudget(6 * 1024 * MIB, 6 * 1024 * MIB, 0, 0, 24 * 1024 * MIB).isHeapUnbounded());
-    assertFalse(new MemoryBudget(64 * MIB, 2048 * MIB, 0, 0, 24 * 1024 * MIB).isHeapUnbounded());
-    assertFalse(new MemoryBudget(64 * MIB, 2048 * MIB, 0, 0, 0).isHeapUnbounded(), "machine unknown");
+  void aHeapLimitTheJvmWorkedOutIsNotABound() {
+    assertTrue(new MemoryBudget(6 * 1024 * MIB, 6 * 1024 * MIB, 0, 0, 24 * 1024 * MIB, false).isHeapUnbounded());
+    assertFalse(new MemoryBudget(128 * MIB, 224 * MIB, 0, 0, 512 * MIB, true).isHeapUnbounded(),
+        "-Xmx128m in a 512 MiB container is a quarter of it, and chosen");
+    // Surefire's JVM runs without -Xmx.
+    assertTrue(MemoryBudget.of(0).isHeapUnbounded());
   }
 
   @Test

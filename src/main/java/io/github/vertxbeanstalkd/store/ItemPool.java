@@ -12,9 +12,12 @@ import java.util.Arrays;
  */
 public final class ItemPool {
   /**
-   * A page's first block: it grows by doubling (a copy) up to the whole page as its items are
+   * A page's first block: it grows by a quarter (a copy) up to the whole page as its items are
    * handed out, so that a size class holding a few jobs takes a few KiB, not a whole page
    * (measured: 52 body classes touched by a random stream held 54 MB of pages for 0.5 MB of jobs).
+   * A quarter, not a doubling: a block's room not yet handed out is then at most a fifth of it
+   * (doubling left 6 MiB of 37 MiB empty after a random stream), for about four more bytes copied
+   * per byte stored, once.
    */
   static final int FIRST_BLOCK_BYTES = 16 * 1024;
   private final DirectMemory memory;
@@ -216,11 +219,11 @@ public final class ItemPool {
   }
 
   /**
-   * Doubles page {@code p}'s block, up to the whole page; its items keep their offsets. Throws
-   * {@link OutOfMemoryError}, with the page as it was, when there is no room.
+   * Grows page {@code p}'s block by a quarter (at least an item), up to the whole page; its items
+   * keep their offsets. Throws {@link OutOfMemoryError}, with the page as it was, when there is no room.
    */
   private void growBlock(int p) {
-    int items = Math.min(itemsPerPage, capacityItems[p] * 2);
+    int items = Math.min(itemsPerPage, capacityItems[p] + Math.max(1, capacityItems[p] / 4));
     ByteBuffer old = pages[p];
     ByteBuffer bigger = memory.allocate(items * itemBytes);
     bigger.put(0, old, 0, old.capacity());

@@ -25,7 +25,7 @@ class StoreFullTest {
       stored++;
     }
     assertEquals("OUT_OF_MEMORY", reply);
-    // Pages grow by doubling, and a doubling holds the old block and the new one at once: the
+    // Pages grow in steps, and a step holds the old block and the new one at once: the
     // jobs fill at least half of the limit, never more than all of it.
     assertTrue(stored >= LIMIT_BYTES / 2 / JOB_BYTES && stored <= LIMIT_BYTES / JOB_BYTES, "stored " + stored);
     // Every stored job is intact and can be reserved, released, buried, kicked and deleted.

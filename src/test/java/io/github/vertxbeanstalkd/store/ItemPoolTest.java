@@ -102,7 +102,7 @@ class ItemPoolTest {
   }
 
   @Test
-  void aPageStartsWithItsFirstBlockAndDoublesKeepingItsItems() {
+  void aPageStartsWithItsFirstBlockAndGrowsByAQuarterKeepingItsItems() {
     ItemPool pool = new ItemPool(memory, 64, 14);  // 1 MiB pages
     int first = pool.allocate();
     assertEquals(ItemPool.FIRST_BLOCK_BYTES, pool.reservedBytes(), "one item takes the first block, not the page");
@@ -111,7 +111,7 @@ class ItemPoolTest {
     for (int i = 1; i <= perBlock; i++) {
       handles.add(pool.allocate());
     }
-    assertEquals(2L * ItemPool.FIRST_BLOCK_BYTES, pool.reservedBytes(), "the item past the block doubles it");
+    assertEquals(ItemPool.FIRST_BLOCK_BYTES / 4 * 5, pool.reservedBytes(), "the item past the block grows it by 1/4");
     for (int i = handles.size(); i < (1 << 14); i++) {
       handles.add(pool.allocate());
     }
