@@ -640,16 +640,26 @@ def one_run(args, mode, seed, workdir):
             errors += errs
             if server.poll() is not None:
                 raise soak.CheckFailed("the server exited with %s during %s" % (server.returncode, phase))
+            if phase in ("slow", "many"):
+                # Let the server see the phase's connections go before the next one connects.
+                while int(stats.stats()["current-connections"]) > 1:
+                    deadline.left("waiting for the %s phase's connections to close" % phase)
+                    time.sleep(0.1)
             rss[phase] = soak.proc_status(pid, "VmRSS")
             if is_ours and args.heap:
                 row.setdefault("live_heap_mib", {})[phase] = live_heap_mib(pid)
             if is_ours and args.nmt:
                 nmt(pid, "summary.diff", os.path.join(workdir, "nmt-%s-%d-%s.txt" % (mode, seed, phase)))
         rss["peak"] = soak.proc_status(pid, "VmHWM")
-        jobs = count_jobs(port, max(5.0, deadline.left("counting jobs")))
+        try:
+            jobs = count_jobs(port, max(5.0, deadline.left("counting jobs")))
+        except OSError as e:
+            raise soak.CheckFailed("counting the jobs: %r" % e)
         after = stats.stats()
         row.update(jobs=jobs.jobs, job_mib=round(jobs.body_bytes / 1048576, 2),
                    connections_total=int(after["total-connections"]))
+        if "rejected-connections" in after:
+            row["rejected_connections"] = int(after["rejected-connections"])
         row["rss_mib"] = {k: round(v / 1024, 1) for k, v in rss.items()}
         row["growth_mib"] = round((rss["stream"] - rss["start"]) / 1024, 1)
         row["beyond_jobs_mib"] = round((rss["stream"] - rss["start"]) / 1024 - jobs.body_bytes / 1048576, 1)
