@@ -121,7 +121,7 @@ class ItemPoolTest {
       pool.page(h).putInt(pool.offset(h) + 4, h);
     }
     pool.allocate();
-    assertEquals((1 << 20) + ItemPool.FIRST_BLOCK_BYTES, pool.reservedBytes(), "a new page starts small too");
+    assertEquals((1 << 20) + (1 << 20) / 4, pool.reservedBytes(), "a new page starts at a quarter of the pool");
     for (int h : handles) {
       assertEquals(h, pool.page(h).getInt(pool.offset(h) + 4));
     }
@@ -148,6 +148,19 @@ class ItemPoolTest {
     }
     pool.free(handles.get(3));
     assertEquals(handles.get(3), pool.allocate(), "a freed item is handed out again without growing");
+    pool.close();
+  }
+
+  @Test
+  void aDeepPoolsNewPagesStartWhole() {
+    ItemPool pool = new ItemPool(memory, 64, 10);  // 64 KiB pages
+    for (int i = 0; i < 4 << 10; i++) {
+      pool.allocate();
+    }
+    assertEquals(4, pool.livePages());
+    long before = pool.reservedBytes();
+    pool.allocate();
+    assertEquals(before + (64 << 10), pool.reservedBytes(), "4 pages' items: the fifth page is whole at once");
     pool.close();
   }
 }
