@@ -12,12 +12,12 @@ import java.util.Arrays;
  */
 public final class ItemPool {
   /**
-   * A page's smallest first block (it starts at a quarter of the pool's items when that is more):
-   * it grows by a quarter (a copy) up to the whole page as its items are handed out, so that a size class holding a few jobs takes a few KiB, not a whole page
-   * (measured: 52 body classes touched by a random stream held 54 MB of pages for 0.5 MB of jobs).
-   * A quarter, not a doubling: a block's room not yet handed out is then at most a fifth of it
-   * (doubling left 6 MiB of 37 MiB empty after a random stream), for about four more bytes copied
-   * per byte stored, once.
+   * A page's smallest first block (a page starts at a quarter of the pool's items when that is
+   * more). A block grows by a quarter (a copy) up to the whole page as its items are handed out, so
+   * that a size class holding a few jobs takes a few KiB, not a whole page (measured: 52 body
+   * classes touched by a random stream held 54 MB of pages for 0.5 MB of jobs). A quarter, not a
+   * doubling: a block's room not yet handed out is then at most a fifth of it (doubling left 6 MiB
+   * of 37 MiB empty after a random stream).
    */
   static final int FIRST_BLOCK_BYTES = 16 * 1024;
   private final DirectMemory memory;
