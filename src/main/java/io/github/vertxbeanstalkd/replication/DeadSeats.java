@@ -60,11 +60,13 @@ final class DeadSeats {
   /** A member left this node's view, which is the group's (the caller checked): its seat, if any, is dealt with. */
   void departed(Member gone) {
     run(() -> {
+      // Probed first: the seat's lookup may wait for a METADATA election, and the node may be back by then.
+      boolean isRefusing = isRefusing(gone.getAddress());
       UUID seat = seatAt(gone.getAddress());
       if (seat == null) {
         return;
       }
-      if (isRefusing(gone.getAddress())) {
+      if (isRefusing) {
         remove(seat, gone.getAddress(), "its address refuses connections");
       } else {
         departed.departed(gone.getAddress().toString(), vertxNodeIdOf.apply(gone), seat);
