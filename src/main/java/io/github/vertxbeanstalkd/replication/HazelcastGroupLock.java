@@ -25,8 +25,8 @@ import org.slf4j.LoggerFactory;
  * thread and the calls block. Two more duties keep the failover within seconds and the CP group
  * alive across restarts (open-source Hazelcast keeps no CP state on disk, so a restarted node comes
  * back as a new member): when a member leaves, its CP sessions are closed at once (its lock is
- * freed without waiting out the session's time-to-live) and it is removed from the CP members; a
- * node that starts without a CP seat while one is free promotes itself.
+ * freed without waiting out the session's time-to-live), and its seat is removed once it is dead for
+ * sure ({@link DeadSeats}); a node that starts without a CP seat while one is free promotes itself.
  */
 final class HazelcastGroupLock implements GroupLock {
   private static final Logger log = LoggerFactory.getLogger(HazelcastGroupLock.class);
@@ -50,6 +50,8 @@ final class HazelcastGroupLock implements GroupLock {
   private final java.util.concurrent.atomic.AtomicLong seatEpoch = new java.util.concurrent.atomic.AtomicLong();
   /** A heal is queued or running on the CP thread. */
   private final java.util.concurrent.atomic.AtomicBoolean isHealing = new java.util.concurrent.atomic.AtomicBoolean();
+  /** Removes the seats of members dead for sure, which the CP groups would otherwise keep addressing. */
+  private final DeadSeats deadSeats;
   private Thread runner;
   private final PauseWatch pauses = new PauseWatch(() -> isRunning, this::onPause, this::healAgainIfUnseated);
 
@@ -58,6 +60,7 @@ final class HazelcastGroupLock implements GroupLock {
     this.name = "beanstalkd.replication." + group;
     this.lockThread = Executors.newSingleThreadExecutor(r -> daemon(r, "replication-lock"));
     this.cpThread = Executors.newSingleThreadExecutor(r -> daemon(r, "replication-cp"));
+    this.deadSeats = new DeadSeats(hz, HazelcastGroupLock::vertxNodeIdOf);
   }
 
   private static Thread daemon(Runnable r, String name) {
@@ -85,8 +88,7 @@ final class HazelcastGroupLock implements GroupLock {
       if (!member.localMember() && !member.isLiteMember()) {
         // Vert.x's node id (a member attribute): it stays when Hazelcast gives a member merged back
         // after a split a new member id, and it is what the nodes name their addresses by.
-        String vertxNodeId = member.getAttribute(VERTX_NODE_ID);
-        ids.add(vertxNodeId != null ? vertxNodeId : member.getUuid().toString());
+        ids.add(vertxNodeIdOf(member));
       }
     }
     return ids;
@@ -111,7 +113,11 @@ final class HazelcastGroupLock implements GroupLock {
       });
       hz.getCluster().addMembershipListener(new MembershipListener() {
         @Override
-        public void memberAdded(MembershipEvent e) {}
+        public void memberAdded(MembershipEvent e) {
+          if (seesMajority() && !isMerging && !pauses.isViewStale()) {
+            deadSeats.joined(e.getMember());
+          }
+        }
 
         @Override
         public void memberRemoved(MembershipEvent e) {
@@ -127,6 +133,9 @@ final class HazelcastGroupLock implements GroupLock {
             closeSessionsOf(e.getMember(), removedAtMillis);
             heal();
           });
+          if (!isMerging && !pauses.isViewStale()) {
+            deadSeats.departed(e.getMember());
+          }
         }
       });
       hz.getCPSubsystem().addMembershipListener(new com.hazelcast.cp.event.CPMembershipListener() {
@@ -173,6 +182,7 @@ final class HazelcastGroupLock implements GroupLock {
     }
     lockThread.shutdown();
     cpThread.shutdownNow();
+    deadSeats.stop();
   }
 
   /** Acquires, confirms every half second while held, and competes again once lost. */
@@ -266,6 +276,11 @@ final class HazelcastGroupLock implements GroupLock {
   private boolean seesMajority() {
     long visible = hz.getCluster().getMembers().stream().filter(m -> !m.isLiteMember()).count();
     return visible * 2 > hz.getConfig().getCPSubsystemConfig().getCPMemberCount();
+  }
+
+  private static String vertxNodeIdOf(Member member) {
+    String vertxNodeId = member.getAttribute(VERTX_NODE_ID);
+    return vertxNodeId != null ? vertxNodeId : member.getUuid().toString();
   }
 
   /** A member left: its CP sessions end now, so a lock it held is free without waiting for its time-to-live. */
