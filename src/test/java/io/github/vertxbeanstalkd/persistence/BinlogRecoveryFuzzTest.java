@@ -93,7 +93,14 @@ class BinlogRecoveryFuzzTest {
   /** Binlog.open and the engine's restore, as MainVerticle starts with binlog.recover true. */
   private static void startServerOn(Path dir) throws IOException {
     BinlogConfig config = new BinlogConfig(dir, new FsyncPolicy.Never(), BinlogConfig.MIN_SEGMENT_SIZE, true);
-    Binlog binlog = Binlog.open(config, Runnable::run, new RecordingListener());
+    String before = describe(dir);
+    Binlog binlog;
+    try {
+      binlog = Binlog.open(config, Runnable::run, new RecordingListener());
+    } catch (RuntimeException e) {
+      // Name the directory a finding came from: the files, and what replay made of them.
+      throw new AssertionError("Binlog.open with recover failed on " + before, e);
+    }
     QueueEngine engine = null;
     try {
       engine = new QueueEngine(() -> 0, r -> { }, ServerInfo.forTests(), 65_535, binlog);
@@ -104,6 +111,21 @@ class BinlogRecoveryFuzzTest {
       }
       binlog.close();
     }
+  }
+
+  private static String describe(Path dir) throws IOException {
+    StringBuilder b = new StringBuilder();
+    for (Path f : SegmentFile.list(dir)) {
+      b.append(f.getFileName()).append(" (").append(Files.size(f)).append(" bytes) ");
+    }
+    RecoveredLog r = Replay.read(dir, true);
+    b.append("; segments replayed:");
+    r.segments().forEach(s -> b.append(' ').append(s.index()).append('/').append(s.bytes()));
+    b.append("; torn tail: ").append(r.tornTail()).append("; job bases:");
+    for (int i = 0; i < r.jobs().size(); i++) {
+      b.append(' ').append(r.jobs().get(i).id()).append('@').append(r.baseSegment(i));
+    }
+    return b.toString();
   }
 
   private static void assertIdsBelowNext(RecoveredLog r) {
