@@ -134,6 +134,13 @@ public final class Binlog {
     nextJobIdFloor = found.nextJobId();
     long first = found.tornTail() != null && found.tornTail().offset() < SegmentFile.HEADER_BYTES
         ? SegmentFile.indexOf(found.tornTail().file()) : index + 1;
+    // A newest segment torn inside its header is written again under its own index; segments
+    // missing before it (a hole, skipped in recover mode) get stand-ins too: the ledger finds a
+    // segment by its distance from the oldest, so a gap would send every job based in the new
+    // segment to no segment at all (IndexOutOfBoundsException at its first delete).
+    while (index > 0 && ++index < first) {
+      ledger.open(index, 0);
+    }
     if (found.damagedRegionsSkipped() > 0) {
       migrateAllBelow = first;
     }
