@@ -99,7 +99,8 @@ class BinlogRecoveryFuzzTest {
       binlog = Binlog.open(config, Runnable::run, new RecordingListener());
     } catch (RuntimeException e) {
       // Name the directory a finding came from: the files, and what replay made of them.
-      throw new AssertionError("Binlog.open with recover failed on " + before, e);
+      throw new AssertionError("Binlog.open with recover failed on " + before + "; read again after: "
+          + describe(dir), e);
     }
     QueueEngine engine = null;
     try {
