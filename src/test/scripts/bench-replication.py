@@ -62,10 +62,11 @@ def serves(port):
 
 
 class Node:
-    def __init__(self, workdir, name, fsync, replicated, cluster_xml):
+    def __init__(self, workdir, name, fsync, replicated, cluster_xml, binlog_root=None):
         self.name, self.port, self.http = name, free_port(), free_port()
+        self.binlog_dir = os.path.join(binlog_root or workdir, name)
         conf = {"port": self.port, "http": {"port": self.http},
-                "binlog": {"dir": os.path.join(workdir, name), "fsync": fsync}}
+                "binlog": {"dir": self.binlog_dir, "fsync": fsync}}
         if replicated:
             conf["replication"] = {"enabled": True, "minAcks": 1}
         path = os.path.join(workdir, name + ".json")
@@ -106,12 +107,12 @@ CASES = [("put c=50", ["--mode", "put", "-c", "50"]), ("put c=1", ["--mode", "pu
          ("cycle 10+10", ["--mode", "cycle", "-c", "10"])]
 
 
-def run_fsync(fsync, rounds, duration_ms, workdir, cluster_xml, standby_cpus, warmup_ms):
-    group = [Node(workdir, "%s-n%d" % (fsync, i), fsync, True, cluster_xml) for i in range(1, 4)]
-    plain = Node(workdir, "%s-plain" % fsync, fsync, False, cluster_xml)
-    nodes = group + [plain]
-    try:
-        wait(lambda: serves(plain.port), 60, "the unreplicated server")
+def start_group(fsync, workdir, cluster_xml, standby_dir):
+    """The group's three nodes and its primary. With standby_dir, node 1 logs to workdir's disk and
+    the other two to standby_dir, and the group is started again until node 1 is the primary."""
+    for attempt in range(1, 7):
+        group = [Node(workdir, "%s-n%d-%d" % (fsync, i, attempt), fsync, True, cluster_xml,
+                      standby_dir if standby_dir and i > 1 else None) for i in range(1, 4)]
 
         def primary():
             for n in group:
@@ -119,8 +120,28 @@ def run_fsync(fsync, rounds, duration_ms, workdir, cluster_xml, standby_cpus, wa
                 if h.get("role") == "primary" and h.get("standbys") == 2 and serves(n.port):
                     return n
             return None
-        wait(lambda: primary() is not None, 120, "a primary with two standbys")
+        try:
+            wait(lambda: primary() is not None, 120, "a primary with two standbys")
+        except SystemExit:
+            for n in group:
+                n.stop()
+            raise
         p = primary()
+        if not standby_dir or p is group[0]:
+            return group, p
+        print("  (the primary is %s, not the node on disk: starting the group again)" % p.name, flush=True)
+        for n in group:
+            n.stop()
+            shutil.rmtree(n.binlog_dir, ignore_errors=True)
+    raise SystemExit("node 1 never became the primary")
+
+
+def run_fsync(fsync, rounds, duration_ms, workdir, cluster_xml, standby_cpus, warmup_ms, standby_dir=None):
+    plain = Node(workdir, "%s-plain" % fsync, fsync, False, cluster_xml)
+    group = []
+    try:
+        wait(lambda: serves(plain.port), 60, "the unreplicated server")
+        group, p = start_group(fsync, workdir, cluster_xml, standby_dir)
         if standby_cpus != "0":
             # The standbys move (every thread) off the primary's core, as on machines of their own.
             for n in group:
@@ -152,8 +173,10 @@ def run_fsync(fsync, rounds, duration_ms, workdir, cluster_xml, standby_cpus, wa
                   flush=True)
         return results
     finally:
-        for n in nodes:
+        for n in group + [plain]:
             n.stop()
+            if standby_dir and n.binlog_dir.startswith(standby_dir):
+                shutil.rmtree(n.binlog_dir, ignore_errors=True)
 
 
 def main():
@@ -166,7 +189,13 @@ def main():
     ap.add_argument("--standby-cpus", default="0",
                     help="where the standbys run once the primary is known: 0 shares the primary's core "
                          "(sidecars on one machine), 1 shares the load generator's (standbys elsewhere)")
+    ap.add_argument("--standby-binlog-dir", default=None,
+                    help="the standbys' binlogs go here (say /dev/shm), the primary's and the unreplicated "
+                         "server's stay on the disk: standbys on disks of their own, whose fsyncs do not "
+                         "compete with the primary's")
+    ap.add_argument("--jar", default=JAR, help="the build to measure (a copy, so that a rebuild cannot replace it mid-run)")
     a = ap.parse_args()
+    globals()["JAR"] = a.jar
     workdir = tempfile.mkdtemp(prefix="bench-replication-")
     # A cluster name of its own, so the run never joins another group on this machine.
     cluster_xml = os.path.join(workdir, "cluster.xml")
@@ -175,13 +204,13 @@ def main():
                                 "<cluster-name>bench-%d</cluster-name>" % os.getpid())
     with open(cluster_xml, "w") as f:
         f.write(text)
-    print("bench-replication: %s, load average %s, standbys on CPU %s" % (
+    print("bench-replication: %s, load average %s, standbys on CPU %s, their binlogs in %s" % (
         time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), " ".join(open("/proc/loadavg").read().split()[:3]),
-        a.standby_cpus))
+        a.standby_cpus, a.standby_binlog_dir or workdir))
     try:
         for fsync in a.fsync.split(","):
             results = run_fsync(fsync.strip(), a.rounds, a.duration_ms, workdir, cluster_xml, a.standby_cpus,
-                                a.warmup_ms)
+                                a.warmup_ms, a.standby_binlog_dir)
             print("fsync %s: replicated (minAcks 1) / unreplicated, medians over %d rounds" % (fsync, a.rounds))
             print("  %-12s %12s %12s %8s %10s %10s %8s %14s %14s" % (
                 "case", "repl ops/s", "plain ops/s", "ratio", "repl p99", "plain p99", "ratio",

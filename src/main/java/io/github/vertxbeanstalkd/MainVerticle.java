@@ -24,6 +24,7 @@ public final class MainVerticle extends VerticleBase {
             c.binlog().isEnabled()
                 ? c.binlog().dir() + " fsync=" + c.binlog().fsync() + " segmentSize=" + c.binlog().segmentSizeBytes()
                 : "off (jobs in memory only)"))
+        .onSuccess(c -> logMemoryBudget(MemoryBudget.of(c.maxMemoryBytes())))
         .compose(c -> BeanstalkServer.deploy(vertx, c).map(server -> {
           if (server.port() >= 0) {
             log.info("vertx-beanstalkd {} listening on {}:{} ({} transport)", Main.version(), c.host(), server.port(),
@@ -46,6 +47,16 @@ public final class MainVerticle extends VerticleBase {
           handleStopSignals(server);
           return server;
         }));
+  }
+
+  private static void logMemoryBudget(MemoryBudget budget) {
+    log.info(budget.describe());
+    if (budget.isHeapUnbounded()) {
+      // README, "Memory": without -Xmx the JVM takes a quarter of the machine as the heap's limit,
+      // and direct memory as much again, so the budget says nothing a container can be sized by.
+      log.warn("the heap's limit is a large share of this machine's memory (no -Xmx?): start with "
+          + "@conf/jvm.options, or set -Xmx and -XX:MaxDirectMemorySize, to bound the process");
+    }
   }
 
   /**

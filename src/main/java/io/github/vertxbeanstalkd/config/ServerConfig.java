@@ -141,7 +141,8 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
 
   /**
    * The process's limit of open files less {@link #RESERVED_FILE_DESCRIPTORS}, so that a flood of
-   * connections cannot take the descriptors the binlog and the listeners need; at least 16.
+   * connections cannot take the descriptors the binlog and the listeners need, and no more than the
+   * heap holds ({@link #heapConnections}); at least 16.
    */
   public static int defaultMaxConnections() {
     long limit = Integer.MAX_VALUE;
@@ -149,7 +150,25 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
         instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
       limit = unix.getMaxFileDescriptorCount();
     }
-    return (int) Math.max(16, Math.min(Integer.MAX_VALUE, limit - RESERVED_FILE_DESCRIPTORS));
+    long connections = Math.min(limit - RESERVED_FILE_DESCRIPTORS, heapConnections(Runtime.getRuntime().maxMemory()));
+    return (int) Math.max(16, Math.min(Integer.MAX_VALUE, connections));
+  }
+
+  /** Heap a connection takes (measured, idle: 9.1-9.2 KiB, most of it Netty's and Vert.x's objects). */
+  public static final long CONNECTION_HEAP_BYTES = 10 * 1024;
+  /**
+   * Heap that is not the connections': the young generation (-Xmn32m in conf/jvm.options) and the
+   * server's own objects (about 9 MiB live after start); a quarter more goes to the replies held
+   * for clients that do not read them (server.HeldReplies).
+   */
+  static final long HEAP_RESERVED_BYTES = 48L << 20;
+
+  /**
+   * The connections a heap of {@code maxHeapBytes} holds beside what it needs anyway, so that a flood
+   * of connections is refused at the door instead of ending the process with OutOfMemoryError.
+   */
+  public static long heapConnections(long maxHeapBytes) {
+    return Math.max(0, (long) (maxHeapBytes * 0.75) - HEAP_RESERVED_BYTES) / CONNECTION_HEAP_BYTES;
   }
 
   /** A copy with one change: the record's fields, writable, for the withers above. */

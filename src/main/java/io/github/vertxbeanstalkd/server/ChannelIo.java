@@ -3,6 +3,7 @@ package io.github.vertxbeanstalkd.server;
 import io.github.vertxbeanstalkd.protocol.ReplyEncoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.ReferenceCountUtil;
 import io.vertx.core.Context;
@@ -76,6 +77,12 @@ final class ChannelIo implements ReplyEncoder.Out {
   /** The channel's outbound buffer is below its high-water mark. */
   boolean isWritable() {
     return context.channel().isWritable();
+  }
+
+  /** Bytes written to the channel and not yet taken by the socket. */
+  long pendingWriteBytes() {
+    ChannelOutboundBuffer pending = context.channel().unsafe().outboundBuffer();
+    return pending == null ? 0 : pending.totalPendingWriteBytes();
   }
 
   /** Stops reading from the socket (the kernel's buffers then fill and push back on the client). */

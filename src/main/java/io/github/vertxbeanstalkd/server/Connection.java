@@ -20,9 +20,10 @@ import java.util.List;
  * replies keep their order and a blocked reserve holds back what was pipelined behind it.
  *
  * <p>Memory stays bounded: input is read ahead by at most {@link #INPUT_LIMIT_BYTES}, and replies
- * wait as references while the socket's write queue is full, during which nothing more is read.
+ * wait as references while the socket's write queue is full, during which nothing more is read;
+ * what waits so is counted with every other connection's in {@link HeldReplies}.
  */
-final class Connection implements CommandReader.Listener, ChannelIo.Listener {
+final class Connection implements CommandReader.Listener, ChannelIo.Listener, HeldReplies.Holder {
   static final int INPUT_LIMIT_BYTES = 64 * 1024;
   static final int MAX_BATCH_COMMANDS = 1024;
   /**
@@ -41,6 +42,9 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener {
   private final CommandReader reader;
   private final Runnable onClosed;
   private final CommandDurations durations;
+  private final HeldReplies held;
+  /** What {@link #held} was last told this connection holds. */
+  private long heldBytes;
   private final int maxBodiesPerBatch;
   private int bodiesInBatch;
 
@@ -61,8 +65,9 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener {
   private int answered;
   private long sentNanos;
 
-  Connection(NetSocket socket, Context context, ChunkPool chunks, SessionHost engine, long maxJobSizeBytes,
-      Runnable onClosed, CommandDurations durations) {
+  Connection(NetSocket socket, Context context, ChunkPool chunks, HeldReplies held, SessionHost engine,
+      long maxJobSizeBytes, Runnable onClosed, CommandDurations durations) {
+    this.held = held;
     this.socket = socket;
     this.context = context;
     this.engine = engine;
@@ -243,8 +248,10 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener {
     if (!unwritten.isEmpty() || !io.isWritable()) {
       // A client that does not read its replies stops being read from; the channel says when it
       // can take more (onWritable).
+      reportHeld(unwrittenBytesHint + io.pendingWriteBytes());
       return;
     }
+    reportHeld(0);
     if (isBatchAnswered) {
       isBatchAnswered = false;
       isInFlight = false;
@@ -261,6 +268,20 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener {
     }
   }
 
+  private void reportHeld(long bytes) {
+    if (bytes != heldBytes) {
+      heldBytes = bytes;
+      held.hold(this, bytes);
+    }
+  }
+
+  @Override
+  public void closeForHoldingReplies() {
+    heldBytes = 0;
+    closed();
+    socket.close();
+  }
+
   private void closed() {
     if (isClosed) {
       return;
@@ -268,6 +289,7 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener {
     isClosed = true;
     unwritten.clear();
     unwrittenBytesHint = 0;
+    reportHeld(0);
     session.close();
     onClosed.run();
   }

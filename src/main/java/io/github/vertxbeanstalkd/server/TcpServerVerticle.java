@@ -32,6 +32,7 @@ public final class TcpServerVerticle extends VerticleBase {
   private final HandshakeFailures handshakeFailures = new HandshakeFailures();
   /** Input chunks for every connection of this front, on its thread. */
   private final ChunkPool chunks = new ChunkPool();
+  private final HeldReplies heldReplies = new HeldReplies();
   private final TlsCredentials tls;
   private final ConnectionRouting routing;
   private long nextLocalId = 1;
@@ -160,7 +161,7 @@ public final class TcpServerVerticle extends VerticleBase {
       return;
     }
     long id = nextLocalId++;
-    Connection c = new Connection(socket, context, chunks, host, config.maxJobSizeBytes(),
+    Connection c = new Connection(socket, context, chunks, heldReplies, host, config.maxJobSizeBytes(),
         () -> connections.remove(id), durations);
     connections.put(id, c);
     c.start();

@@ -6,7 +6,8 @@ import java.util.Arrays;
 /**
  * Job bodies off the GC heap. A body up to {@link #LARGEST_CLASS_BYTES} goes in the smallest size
  * class that holds it (steps of 8 bytes up to 128, then four classes per doubling, so at most
- * 1/8 of a body's room is slack), each class an {@link ItemPool} of pages of about 1 MiB. A larger
+ * 1/8 of a body's room is slack), each class an {@link ItemPool} of pages of about 1 MiB
+ * (each grown from 16 KiB as it fills). A larger
  * body gets a block of its own. A body is named by a long reference; its length is the caller's to
  * keep. One thread only.
  */

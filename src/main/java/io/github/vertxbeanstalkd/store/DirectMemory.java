@@ -33,7 +33,7 @@ public final class DirectMemory {
    * The JVM's direct-memory limit: -XX:MaxDirectMemorySize, or the heap's maximum when that is
    * not set (as java.nio reads it).
    */
-  static long maxDirectMemory() {
+  public static long maxDirectMemory() {
     try {
       HotSpotDiagnosticMXBean hotspot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
       long set = Long.parseLong(hotspot.getVMOption("MaxDirectMemorySize").getValue());

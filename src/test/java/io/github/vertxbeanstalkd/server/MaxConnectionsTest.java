@@ -47,12 +47,21 @@ class MaxConnectionsTest extends DeployedServerTest {
   }
 
   @Test
+  void theDefaultLeavesTheHeapRoomForTheServerItself() {
+    assertEquals(0, ServerConfig.heapConnections(64L << 20), "-Xmx64m: no room beyond the young generation");
+    // -Xmx256m: 3/4 of it less 48 MiB, at 10 KiB a connection.
+    assertEquals(((192L - 48) << 20) / (10 * 1024), ServerConfig.heapConnections(256L << 20));
+  }
+
+  @Test
   void theDefaultFollowsTheOpenFileLimit() {
     int max = ServerConfig.defaultMaxConnections();
     long limit = ((com.sun.management.UnixOperatingSystemMXBean)
         java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getMaxFileDescriptorCount();
     // Room is left for what is not a client: jars, binlog files, listeners, a cluster.
     assertTrue(limit - max >= 256 || max == 16, "default " + max + " with an open-file limit of " + limit);
+    assertTrue(max <= Math.max(16, ServerConfig.heapConnections(Runtime.getRuntime().maxMemory())),
+        "default " + max + " with a heap of " + Runtime.getRuntime().maxMemory());
     assertTrue(max >= 16);
     assertEquals(max, ServerConfig.fromJson(new io.vertx.core.json.JsonObject()).maxConnections());
     assertEquals(7, ServerConfig.fromJson(new io.vertx.core.json.JsonObject().put("maxConnections", 7))

@@ -1,11 +1,13 @@
 package io.github.vertxbeanstalkd.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -97,5 +99,68 @@ class ItemPoolTest {
     assertEquals(0, pool.trim());
     assertEquals(0, pool.trim());
     assertEquals(1, pool.livePages());
+  }
+
+  @Test
+  void aPageStartsWithItsFirstBlockAndGrowsByAQuarterKeepingItsItems() {
+    ItemPool pool = new ItemPool(memory, 64, 14);  // 1 MiB pages
+    int first = pool.allocate();
+    assertEquals(ItemPool.FIRST_BLOCK_BYTES, pool.reservedBytes(), "one item takes the first block, not the page");
+    int perBlock = ItemPool.FIRST_BLOCK_BYTES / 64;
+    ArrayList<Integer> handles = new ArrayList<>(List.of(first));
+    for (int i = 1; i <= perBlock; i++) {
+      handles.add(pool.allocate());
+    }
+    assertEquals(ItemPool.FIRST_BLOCK_BYTES / 4 * 5, pool.reservedBytes(), "the item past the block grows it by 1/4");
+    for (int i = handles.size(); i < (1 << 14); i++) {
+      handles.add(pool.allocate());
+    }
+    assertEquals(1, pool.livePages());
+    assertEquals(1 << 20, pool.reservedBytes(), "grown to the whole page, no further");
+    for (int h : handles) {
+      pool.page(h).putInt(pool.offset(h) + 4, h);
+    }
+    pool.allocate();
+    assertEquals((1 << 20) + (1 << 20) / 4, pool.reservedBytes(), "a new page starts at a quarter of the pool");
+    for (int h : handles) {
+      assertEquals(h, pool.page(h).getInt(pool.offset(h) + 4));
+    }
+    pool.close();
+    assertEquals(0, memory.reservedBytes());
+  }
+
+  @Test
+  void aBlockThatCannotGrowLeavesThePageAsItWas() {
+    DirectMemory small = new DirectMemory(ItemPool.FIRST_BLOCK_BYTES + ItemPool.FIRST_BLOCK_BYTES / 2);
+    ItemPool pool = new ItemPool(small, 64, 14);
+    int perBlock = ItemPool.FIRST_BLOCK_BYTES / 64;
+    ArrayList<Integer> handles = new ArrayList<>();
+    for (int i = 0; i < perBlock; i++) {
+      int h = pool.allocate();
+      pool.page(h).putInt(pool.offset(h) + 4, h);
+      handles.add(h);
+    }
+    assertThrows(OutOfMemoryError.class, pool::allocate);
+    assertEquals(perBlock, pool.liveItems());
+    assertEquals(ItemPool.FIRST_BLOCK_BYTES, small.reservedBytes());
+    for (int h : handles) {
+      assertEquals(h, pool.page(h).getInt(pool.offset(h) + 4));
+    }
+    pool.free(handles.get(3));
+    assertEquals(handles.get(3), pool.allocate(), "a freed item is handed out again without growing");
+    pool.close();
+  }
+
+  @Test
+  void aDeepPoolsNewPagesStartWhole() {
+    ItemPool pool = new ItemPool(memory, 64, 10);  // 64 KiB pages
+    for (int i = 0; i < 4 << 10; i++) {
+      pool.allocate();
+    }
+    assertEquals(4, pool.livePages());
+    long before = pool.reservedBytes();
+    pool.allocate();
+    assertEquals(before + (64 << 10), pool.reservedBytes(), "4 pages' items: the fifth page is whole at once");
+    pool.close();
   }
 }

@@ -1,0 +1,71 @@
+package io.github.vertxbeanstalkd.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class HeldRepliesTest {
+  /** A holder that, like a Connection, tells the count it holds nothing once closed. */
+  final class Client implements HeldReplies.Holder {
+    final String name;
+    boolean isClosed;
+
+    Client(String name) {
+      this.name = name;
+    }
+
+    @Override
+    public void closeForHoldingReplies() {
+      isClosed = true;
+      closedInOrder.add(name);
+      held.hold(this, 0);
+    }
+  }
+
+  private final HeldReplies held = new HeldReplies(1000);
+  private final List<String> closedInOrder = new ArrayList<>();
+
+  @Test
+  void underTheLimitNobodyIsClosed() {
+    Client a = new Client("a");
+    Client b = new Client("b");
+    held.hold(a, 600);
+    held.hold(b, 400);
+    assertEquals(1000, held.heldBytes());
+    assertEquals(List.of(), closedInOrder);
+    held.hold(a, 0);
+    assertEquals(400, held.heldBytes(), "a client that read its replies holds nothing");
+  }
+
+  @Test
+  void pastTheLimitTheLargestHoldersAreClosedUntilTheRestFits() {
+    Client small = new Client("small");
+    Client big = new Client("big");
+    Client middle = new Client("middle");
+    held.hold(small, 100);
+    held.hold(big, 500);
+    held.hold(middle, 300);
+    held.hold(small, 150);
+    assertEquals(List.of(), closedInOrder);
+    Client newcomer = new Client("newcomer");
+    held.hold(newcomer, 400);
+    assertEquals(List.of("big"), closedInOrder, "1350 > 1000: the one holding the most goes");
+    assertEquals(850, held.heldBytes());
+    held.hold(newcomer, 900);
+    assertEquals(List.of("big", "newcomer"), closedInOrder, "the one that grew past everyone goes itself");
+    assertEquals(450, held.heldBytes());
+    assertEquals(2, held.closedConnections());
+  }
+
+  @Test
+  void aHolderUpdatesItsCountRatherThanAddingToIt() {
+    Client a = new Client("a");
+    for (int bytes = 10; bytes <= 900; bytes += 10) {
+      held.hold(a, bytes);
+    }
+    assertEquals(900, held.heldBytes());
+    assertEquals(List.of(), closedInOrder);
+  }
+}
