@@ -72,12 +72,12 @@ public record BinlogSection(Path dir, FsyncSetting fsync, long segmentSizeBytes,
 
   private static Path path(Object v) {
     if (!(v instanceof String s) || s.isBlank()) {
-      throw new IllegalArgumentException("config: 'binlog.dir' must be a non-empty path, got " + v);
+      throw new IllegalArgumentException("config: 'binlog.dir' must be a non-empty path, got " + ConfigSection.shown(v));
     }
     try {
       return Path.of(s.strip());
     } catch (InvalidPathException e) {
-      throw new IllegalArgumentException("config: 'binlog.dir' is not a valid path: " + e.getMessage());
+      throw new IllegalArgumentException("config: 'binlog.dir' is not a valid path: " + ConfigSection.shown(e.getMessage()));
     }
   }
 }

@@ -41,12 +41,12 @@ final class ConfigSection {
         Set<String> allowed = i == parts.length - 1 ? keys : Set.of(parts[i + 1]);
         for (String key : o.fieldNames()) {
           if (!allowed.contains(key)) {
-            throw new IllegalArgumentException("config: unknown key '" + path + "." + key + "'");
+            throw new IllegalArgumentException("config: unknown key '" + shown(path + "." + key) + "'");
           }
         }
         level = o;
       } else {
-        throw new IllegalArgumentException("config: '" + path + "' must be an object, got " + section);
+        throw new IllegalArgumentException("config: '" + path + "' must be an object, got " + shown(section));
       }
     }
     nested = level == null ? new JsonObject() : level;
@@ -61,6 +61,37 @@ final class ConfigSection {
     all.add(name.split("\\.")[0]);
     keys.forEach(k -> all.add(name + "." + k));
     return all;
+  }
+
+  /**
+   * A value or key from the file or the environment as it may appear in an error: its text, with line
+   * breaks and other control characters escaped, so the message stays the one line README.md promises
+   * (and a value cannot forge lines of the log).
+   */
+  static String shown(Object v) {
+    String text = String.valueOf(v);
+    StringBuilder out = null;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      boolean isControl = c < 0x20 || c == 0x7f || c == 0x85 || c == 0x2028 || c == 0x2029;
+      if (isControl && out == null) {
+        out = new StringBuilder(text.length() + 8).append(text, 0, i);
+      }
+      if (out != null) {
+        if (c == '\n') {
+          out.append("\\n");
+        } else if (c == '\r') {
+          out.append("\\r");
+        } else if (c == '\t') {
+          out.append("\\t");
+        } else if (isControl) {
+          out.append(String.format("\\u%04x", (int) c));
+        } else {
+          out.append(c);
+        }
+      }
+    }
+    return out == null ? text : out.toString();
   }
 
   Object value(String key) {
@@ -85,7 +116,7 @@ final class ConfigSection {
     if (v instanceof String s && (s.strip().equals("true") || s.strip().equals("false"))) {
       return Boolean.parseBoolean(s.strip());
     }
-    throw new IllegalArgumentException("config: '" + name + "." + key + "' must be true or false, got " + v);
+    throw new IllegalArgumentException("config: '" + name + "." + key + "' must be true or false, got " + shown(v));
   }
 
   long number(String key, long fallback, long min, long max) {
@@ -101,7 +132,7 @@ final class ConfigSection {
     } else if (v instanceof String s && s.strip().matches("\\d{1,18}")) {
       n = Long.parseLong(s.strip());
     } else {
-      throw new IllegalArgumentException("config: '" + fullKey + "' must be a whole number, got " + v);
+      throw new IllegalArgumentException("config: '" + fullKey + "' must be a whole number, got " + shown(v));
     }
     if (n < min || n > max) {
       throw new IllegalArgumentException(
@@ -120,7 +151,7 @@ final class ConfigSection {
     try {
       return Path.of(text);
     } catch (InvalidPathException e) {
-      throw new IllegalArgumentException("config: '" + name + "." + key + "' is not a valid path: " + text);
+      throw new IllegalArgumentException("config: '" + name + "." + key + "' is not a valid path: " + shown(text));
     }
   }
 
@@ -130,7 +161,7 @@ final class ConfigSection {
       return fallback;
     }
     if (!(v instanceof String s) || s.isBlank()) {
-      throw new IllegalArgumentException("config: '" + name + "." + key + "' must be a non-empty string, got " + v);
+      throw new IllegalArgumentException("config: '" + name + "." + key + "' must be a non-empty string, got " + shown(v));
     }
     return s.strip();
   }

@@ -61,7 +61,7 @@ public record FsyncSetting(Mode mode, long intervalMillis) {
       return ofMillis(n.longValue());
     }
     throw new IllegalArgumentException(
-        "config: 'binlog.fsync' must be \"always\", \"never\" or milliseconds, got " + value);
+        "config: 'binlog.fsync' must be \"always\", \"never\" or milliseconds, got " + ConfigSection.shown(value));
   }
 
   private static FsyncSetting ofMillis(long millis) {

@@ -49,13 +49,13 @@ public record ReplicationConfig(boolean isEnabled, String group, int minAcks, lo
         }
       }
       throw new IllegalArgumentException(
-          "config: 'replication.whenTooFewStandbys' must be \"serve\" or \"refuse\", got " + v);
+          "config: 'replication.whenTooFewStandbys' must be \"serve\" or \"refuse\", got " + ConfigSection.shown(v));
     }
   }
 
   public ReplicationConfig {
     if (group == null || group.isBlank()) {
-      throw new IllegalArgumentException("config: 'replication.group' must be a non-empty string, got " + group);
+      throw new IllegalArgumentException("config: 'replication.group' must be a non-empty string, got " + ConfigSection.shown(group));
     }
     if (minAcks < 0) {
       throw new IllegalArgumentException("config: 'replication.minAcks' must be 0 or more, got " + minAcks);

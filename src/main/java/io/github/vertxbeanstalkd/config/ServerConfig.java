@@ -229,7 +229,7 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
         merged.put(e.getKey(), e.getValue());
       } else if (!ENVIRONMENT.containsKey(e.getKey()) && !SECTION_KEYS.contains(e.getKey())
           && !isIgnorable(e.getKey())) {
-        throw new IllegalArgumentException("config: unknown key '" + e.getKey() + "'");
+        throw new IllegalArgumentException("config: unknown key '" + ConfigSection.shown(e.getKey()) + "'");
       }
     }
     ENVIRONMENT.forEach((env, key) -> {
@@ -292,7 +292,7 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
     for (String key : json.fieldNames()) {
       // A misspelt key would otherwise start the node with its event bus in the clear.
       if (key.startsWith("cluster") && !known.contains(key)) {
-        throw new IllegalArgumentException("config: unknown key '" + key + "'");
+        throw new IllegalArgumentException("config: unknown key '" + ConfigSection.shown(key) + "'");
       }
     }
     ClusterTlsConfig.ENVIRONMENT.keySet().forEach(env -> {
@@ -335,7 +335,7 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
       return fallback;
     }
     if (!(v instanceof String s) || s.isBlank()) {
-      throw new IllegalArgumentException("config: '" + key + "' must be a non-empty string, got " + v);
+      throw new IllegalArgumentException("config: '" + key + "' must be a non-empty string, got " + ConfigSection.shown(v));
     }
     return s;
   }

@@ -122,9 +122,7 @@ public final class Binlog {
     long index = 0;
     for (RecoveredLog.Segment s : found.segments()) {
       // A hole (skipped in recover mode) gets an empty stand-in so indexes stay consecutive.
-      while (index > 0 && ++index < s.index()) {
-        ledger.open(index, 0);
-      }
+      openStandIns(index, s.index());
       ledger.open(s.index(), s.bytes());
       index = s.index();
     }
@@ -134,12 +132,27 @@ public final class Binlog {
     nextJobIdFloor = found.nextJobId();
     long first = found.tornTail() != null && found.tornTail().offset() < SegmentFile.HEADER_BYTES
         ? SegmentFile.indexOf(found.tornTail().file()) : index + 1;
+    // A newest segment torn inside its header is written again under its own index; segments
+    // missing before it (a hole, skipped in recover mode) get stand-ins too: the ledger finds a
+    // segment by its distance from the oldest, so a gap would send every job based in the new
+    // segment to no segment at all (IndexOutOfBoundsException at its first delete).
+    openStandIns(index, first);
     if (found.damagedRegionsSkipped() > 0) {
       migrateAllBelow = first;
     }
     writerThread.start();
     startSegment(first);
     deleteUnneeded();
+  }
+
+  /** Empty segments for the indexes after {@code last} and before {@code next}; none before the first. */
+  private void openStandIns(long last, long next) {
+    if (last == 0) {
+      return;
+    }
+    for (long missing = last + 1; missing < next; missing++) {
+      ledger.open(missing, 0);
+    }
   }
 
   /** What replay found, once; the engine rebuilds from it, and the memory is freed after. */

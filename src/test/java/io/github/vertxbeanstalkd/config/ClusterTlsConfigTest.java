@@ -99,7 +99,7 @@ class ClusterTlsConfigTest {
         rejected(new JsonObject().put("cluster.tls.cert", 5).put("cluster.tls.key", "k").put("cluster.tls.ca", "c")));
     assertEquals("config: 'cluster.tls.ca' must be a non-empty string, got  ",
         rejected(new JsonObject().put("cluster.tls.cert", "c").put("cluster.tls.key", "k").put("cluster.tls.ca", " ")));
-    assertEquals("config: 'cluster.tls.key' is not a valid path: a\u0000b",
+    assertEquals("config: 'cluster.tls.key' is not a valid path: a\\u0000b",
         rejected(new JsonObject().put("cluster.tls.cert", "c").put("cluster.tls.key", "a\u0000b")
             .put("cluster.tls.ca", "ca")));
     assertEquals("config: unknown key 'cluster.tls.clientCa'",

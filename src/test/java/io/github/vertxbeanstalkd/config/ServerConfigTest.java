@@ -18,6 +18,21 @@ class ServerConfigTest {
         ServerConfig.fromJson(new JsonObject()));
   }
 
+  /** Found by ConfigFuzzTest: a value with a line break was echoed raw, so the "one line" error spanned two. */
+  @Test
+  void anInvalidValueOrKeyWithALineBreakIsShownEscapedOnOneLine() {
+    var e = assertThrows(IllegalArgumentException.class,
+        () -> ServerConfig.fromJson(new JsonObject().put("replication.whenTooFewStandbys", "x\nERROR forged")));
+    assertEquals("config: 'replication.whenTooFewStandbys' must be \"serve\" or \"refuse\", got x\\nERROR forged",
+        e.getMessage());
+    e = assertThrows(IllegalArgumentException.class,
+        () -> ServerConfig.fromJson(new JsonObject().put("port\r\n", 1)));
+    assertEquals("config: unknown key 'port\\r\\n'", e.getMessage());
+    e = assertThrows(IllegalArgumentException.class,
+        () -> ServerConfig.fromJson(new JsonObject().put("binlog", new JsonObject().put("fsync", "\u2028"))));
+    assertEquals("config: 'binlog.fsync' must be \"always\", \"never\" or milliseconds, got \\u2028", e.getMessage());
+  }
+
   @Test
   void fileValuesAreRead() {
     JsonObject json = new JsonObject().put("host", "0.0.0.0").put("port", 11400).put("maxJobSize", 1024);
@@ -154,7 +169,7 @@ class ServerConfigTest {
         rejected(new JsonObject().put("tls", new JsonObject().put("certificate", "c"))));
     assertEquals("config: unknown key 'tls.ca'", rejected(new JsonObject().put("tls.ca", "c")));
     assertEquals("config: 'tls' must be an object, got on", rejected(new JsonObject().put("tls", "on")));
-    assertEquals("config: 'tls.clientCa' is not a valid path: a\u0000b",
+    assertEquals("config: 'tls.clientCa' is not a valid path: a\\u0000b",
         rejected(new JsonObject().put("tls.port", 0).put("tls.cert", "c").put("tls.key", "k")
             .put("tls.clientCa", "a\u0000b")));
   }

@@ -1,0 +1,202 @@
+package io.github.vertxbeanstalkd.persistence;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.code_intelligence.jazzer.api.FuzzedDataProvider;
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.github.vertxbeanstalkd.bus.SessionKey;
+import io.github.vertxbeanstalkd.engine.QueueEngine;
+import io.github.vertxbeanstalkd.engine.ServerInfo;
+import io.github.vertxbeanstalkd.persistence.BinlogRecord.JobSnapshot;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+
+/**
+ * Coverage-guided fuzzing of replay and recovery (FORMAT.md, "End and damage"): a log directory
+ * written as the writer lays it out ({@link FuzzedLog}, bodies that hold frames of their own),
+ * then damaged by the fuzzer, is read by the production {@link Replay} without and with recover, and
+ * started as the server starts it ({@link Binlog#open} into a {@link QueueEngine}). Properties:
+ * <ul>
+ *   <li>nothing escapes but the documented refusals (a {@link BinlogDamageException}, or another
+ *       format version);
+ *   <li>without recover, a log that starts holds exactly the jobs of a prefix of what was written:
+ *       never a job, nor a delete, from inside a body;
+ *   <li>with recover and one damaged byte, exactly the hit record is lost, nothing else;
+ *   <li>the first new id is above every id replayed.
+ * </ul>
+ */
+class BinlogRecoveryFuzzTest {
+  private static Path root;
+  private static int runs;
+
+  @AfterAll
+  static void removeRoot() throws IOException {
+    if (root != null) {
+      delete(root);
+    }
+  }
+
+  @FuzzTest(maxDuration = "5s")
+  void damagedLogDirectory(FuzzedDataProvider data) throws IOException {
+    if (root == null) {
+      root = Files.createTempDirectory("binlog-fuzz");
+    }
+    Path dir = root.resolve("run-" + runs++);
+    Files.createDirectories(dir);
+    try {
+      check(data, dir);
+    } finally {
+      delete(dir);
+    }
+  }
+
+  private static void check(FuzzedDataProvider data, Path dir) throws IOException {
+    FuzzedLog log = new FuzzedLog(data);
+    log.writeTo(dir);
+    Damage damage = Damage.apply(data, log, dir);
+
+    try {
+      RecoveredLog strict = Replay.read(dir, false);
+      if (!damage.isOldestSegmentGone()) {
+        assertTrue(log.prefixStates().contains(strict.jobs()),
+            () -> "started without recover with jobs no prefix of the log held: " + strict.jobs());
+      }
+      assertIdsBelowNext(strict);
+    } catch (BinlogDamageException refused) {
+      assertTrue(refused.getMessage().startsWith("binlog: "), refused::getMessage);
+    } catch (IOException e) {
+      assertOtherVersion(e);
+      return;
+    }
+
+    RecoveredLog recovered = Replay.read(dir, true);
+    assertIdsBelowNext(recovered);
+    if (damage.isOneByte()) {
+      int hit = log.recordAt(damage.segment(), damage.offset());
+      List<JobSnapshot> expected = log.jobs(i -> i != hit);
+      assertEquals(expected, recovered.jobs(), () -> "one damaged byte at " + damage + " in record " + hit
+          + (hit < 0 ? "" : " " + log.placed.get(hit)));
+    }
+    if (data.consumeBoolean()) {
+      startServerOn(dir);
+    }
+  }
+
+  /** Binlog.open and the engine's restore, as MainVerticle starts with binlog.recover true. */
+  private static void startServerOn(Path dir) throws IOException {
+    BinlogConfig config = new BinlogConfig(dir, new FsyncPolicy.Never(), BinlogConfig.MIN_SEGMENT_SIZE, true);
+    String before = describe(dir);
+    Binlog binlog;
+    try {
+      binlog = Binlog.open(config, Runnable::run, new RecordingListener());
+    } catch (RuntimeException e) {
+      // Name the directory a finding came from: the files, and what replay made of them.
+      throw new AssertionError("Binlog.open with recover failed on " + before + "; read again after: "
+          + describe(dir), e);
+    }
+    QueueEngine engine = null;
+    try {
+      engine = new QueueEngine(() -> 0, r -> { }, ServerInfo.forTests(), 65_535, binlog);
+      engine.open(new SessionKey("fuzz", 1), true);
+    } finally {
+      if (engine != null) {
+        engine.close();
+      }
+      binlog.close();
+    }
+  }
+
+  private static String describe(Path dir) throws IOException {
+    StringBuilder b = new StringBuilder();
+    for (Path f : SegmentFile.list(dir)) {
+      b.append(f.getFileName()).append(" (").append(Files.size(f)).append(" bytes) ");
+    }
+    RecoveredLog r = Replay.read(dir, true);
+    b.append("; segments replayed:");
+    r.segments().forEach(s -> b.append(' ').append(s.index()).append('/').append(s.bytes()));
+    b.append("; torn tail: ").append(r.tornTail()).append("; job bases:");
+    for (int i = 0; i < r.jobs().size(); i++) {
+      b.append(' ').append(r.jobs().get(i).id()).append('@').append(r.baseSegment(i));
+    }
+    return b.toString();
+  }
+
+  private static void assertIdsBelowNext(RecoveredLog r) {
+    for (JobSnapshot j : r.jobs()) {
+      assertTrue(j.id() < r.nextJobId(), () -> "job " + j.id() + " at or above the next id " + r.nextJobId());
+    }
+  }
+
+  private static void assertOtherVersion(IOException e) throws IOException {
+    if (e.getMessage() == null || !e.getMessage().contains("this server reads format version")) {
+      throw e;
+    }
+  }
+
+  /** What the fuzzer did to the directory. */
+  record Damage(boolean isOneByte, int segment, int offset, boolean isOldestSegmentGone) {
+    static Damage apply(FuzzedDataProvider data, FuzzedLog log, Path dir) throws IOException {
+      int segments = log.segments.size();
+      if (segments == 0) {
+        return new Damage(false, 0, 0, false);
+      }
+      if (data.consumeBoolean()) {
+        int segment = data.consumeInt(1, segments);
+        byte[] image = log.segments.get(segment - 1);
+        int offset = data.consumeInt(0, image.length - 1);
+        byte[] damaged = image.clone();
+        damaged[offset] ^= (byte) data.consumeInt(1, 255);
+        Files.write(SegmentFile.path(dir, segment), damaged);
+        return new Damage(true, segment, offset, false);
+      }
+      boolean isOldestGone = false;
+      for (int n = data.consumeInt(0, 4); n > 0; n--) {
+        int segment = data.consumeInt(1, segments + 1);
+        Path file = SegmentFile.path(dir, segment);
+        byte[] image = Files.exists(file) ? Files.readAllBytes(file) : new byte[0];
+        switch (data.consumeInt(0, 4)) {
+          case 0 -> { // bytes written over, anywhere
+            int at = data.consumeInt(0, Math.max(0, image.length));
+            byte[] over = data.consumeBytes(16);
+            byte[] out = Arrays.copyOf(image, Math.max(image.length, at + over.length));
+            System.arraycopy(over, 0, out, at, over.length);
+            Files.write(file, out);
+          }
+          case 1 -> Files.write(file, Arrays.copyOf(image, data.consumeInt(0, image.length)));
+          case 2 -> { // a torn append: a frame's first bytes, then perhaps zeros
+            byte[] more = data.consumeBytes(64);
+            byte[] out = Arrays.copyOf(image, image.length + more.length + data.consumeInt(0, 1) * 512);
+            System.arraycopy(more, 0, out, image.length, more.length);
+            Files.write(file, out);
+          }
+          case 3 -> {
+            Files.deleteIfExists(file);
+            isOldestGone |= segment == 1;
+          }
+          default -> Files.write(file, data.consumeBytes(200));
+        }
+      }
+      return new Damage(false, 0, 0, isOldestGone);
+    }
+  }
+
+  private static void delete(Path dir) throws IOException {
+    try (Stream<Path> files = Files.walk(dir)) {
+      files.sorted(Comparator.reverseOrder()).forEach(p -> {
+        try {
+          Files.delete(p);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+    }
+  }
+}
