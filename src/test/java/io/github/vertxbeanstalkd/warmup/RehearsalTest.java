@@ -1,6 +1,7 @@
 package io.github.vertxbeanstalkd.warmup;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.vertxbeanstalkd.BeanstalkServer;
 import io.github.vertxbeanstalkd.TestClient;
@@ -26,6 +27,22 @@ class RehearsalTest {
     BeanstalkServer server = await(BeanstalkServer.deploy(vertx, ServerConfig.forTests()));
     // It throws on the first reply it did not expect, which at start-up would only log a warning.
     assertEquals(2 * 38, RehearsalScript.play("127.0.0.1", server.port(), 2, java.util.concurrent.ConcurrentHashMap.newKeySet()));
+  }
+
+  @Test
+  void theLoadRunsItsRoundsOnThrowawayServersAndStopsAtItsDeadline(Vertx vertx) throws Exception {
+    io.github.vertxbeanstalkd.bus.LocalCodec.registerAll(vertx);
+    Set<Integer> own = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    RehearsalStage stages = new RehearsalStage(vertx, io.github.vertxbeanstalkd.engine.ServerInfo.gather(), true, own);
+    long startNanos = System.nanoTime();
+    // A short deadline: one round at least, whatever the compilers do.
+    RehearsalLoad.Outcome outcome = RehearsalLoad.play(stages, own, TimeUnit.MILLISECONDS.toNanos(300));
+    assertTrue(outcome.rounds().size() >= 1, outcome.describe());
+    assertTrue(outcome.jobs() > 10_000, outcome.describe());
+    assertTrue(System.nanoTime() - startNanos < TimeUnit.SECONDS.toNanos(30), outcome.describe());
+    // Every connection was the rehearsal's own, and every throwaway server is gone again.
+    assertTrue(own.size() > 60, "local ports admitted: " + own.size());
+    assertEquals(0, vertx.deploymentIDs().size(), vertx.deploymentIDs().toString());
   }
 
   @Test
