@@ -30,7 +30,7 @@ One command per figure:
     one case:                         first-seconds.py --jar JAR --cases put50
     two builds in the same run:       first-seconds.py --jar NEW.jar --variant old:OLD.jar
     a setting against the default:    first-seconds.py --jar JAR --variant nowarm:JAR:'{"tcp":{"warmUp":false}}'
-    JVM arguments against none:       first-seconds.py --jar JAR --variant cds:JAR:'{}:-XX:SharedArchiveFile=A.jsa'
+    JVM arguments against none:       first-seconds.py --jar JAR --variant c1:JAR:'{}:-XX:TieredStopAtLevel=1'
 
 Options: --jar PATH (ours, and the generator's classes), --jvm-options FILE [conf/jvm.options],
          --extra-jvm=ARG (repeatable, every server of ours; the = is needed), --conf JSON (more of
