@@ -21,7 +21,7 @@ in brackets), with the targets of issue 20: ops/s at least 0.9x, p99 at most 3x 
 This script pins itself to CPU 1 too, so that its polling never takes the server's core.
 
 Usage (from the repository root, after `mvn -B -o -q package -DskipTests`; copy the jar first so
-that a rebuild does not replace it mid-run; about 5 minutes with the defaults):
+that a rebuild does not replace it mid-run; about 9 minutes with the defaults, --max-minutes):
     cp target/vertx-beanstalkd.jar /tmp/fs.jar
     flock /tmp/cluster.lock python3 src/test/scripts/first-seconds.py --jar /tmp/fs.jar
 
