@@ -26,6 +26,10 @@ public final class MainVerticle extends VerticleBase {
                 : "off (jobs in memory only)"))
         .onSuccess(c -> logMemoryBudget(MemoryBudget.of(c.maxMemoryBytes())))
         .compose(c -> BeanstalkServer.deploy(vertx, c).map(server -> {
+          // Before the lines that say the server listens: a SIGTERM sent on seeing them must find
+          // the graceful shutdown (exit 0), not the JVM's default (exit 143).
+          handleDrainSignal(server);
+          handleStopSignals(server);
           if (server.port() >= 0) {
             log.info("vertx-beanstalkd {} listening on {}:{} ({} transport)", Main.version(), c.host(), server.port(),
                 vertx.isNativeTransportEnabled() ? "epoll" : "nio");
@@ -43,8 +47,6 @@ public final class MainVerticle extends VerticleBase {
           if (server.httpPort() >= 0) {
             log.info("HTTP (metrics, health, admin page) on http://{}:{}/", c.http().host(), server.httpPort());
           }
-          handleDrainSignal(server);
-          handleStopSignals(server);
           return server;
         }));
   }

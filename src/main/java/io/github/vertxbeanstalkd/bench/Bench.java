@@ -6,6 +6,7 @@ import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.function.IntConsumer;
 
 /**
  * The load generator's entry point: {@code java -cp vertx-beanstalkd.jar
@@ -53,7 +54,7 @@ public final class Bench {
       errors += prefill.errors();
     }
     CaseResult result = CaseRun.execute(options.singleCase(), options.target,
-        options.stallMillis, Long.MIN_VALUE, options.sliceMillis);
+        options.stallMillis, Long.MIN_VALUE, options.sliceMillis, null);
     out.println(result.humanLine());
     out.println(result.jsonLine());
     return errors + result.errors();
@@ -77,7 +78,7 @@ public final class Bench {
             throw new IllegalArgumentException("a line is one TCP case (--mode put, cycle, ...)");
           }
           CaseResult result = CaseRun.execute(options.singleCase(), options.target,
-              options.stallMillis, readAtNanos, options.sliceMillis);
+              options.stallMillis, readAtNanos, options.sliceMillis, null);
           out.println(result.humanLine());
           out.println(result.jsonLine());
           errors += result.errors();
@@ -96,5 +97,15 @@ public final class Bench {
   /** Runs one case against one server. */
   public static CaseResult run(CaseSpec spec, ServerAddress server, long stallMillis) {
     return CaseRun.execute(spec, server, stallMillis);
+  }
+
+  /**
+   * Runs one case against one server, telling {@code localPorts} the local port of each
+   * connection before it connects (a listener that serves only known clients, such as the
+   * start-up rehearsal's, can then admit them).
+   */
+  public static CaseResult run(CaseSpec spec, ServerAddress server, long stallMillis,
+      IntConsumer localPorts) {
+    return CaseRun.execute(spec, server, stallMillis, Long.MIN_VALUE, 0, localPorts);
   }
 }

@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.util.function.IntConsumer;
 
 /**
  * One non-blocking client socket: preallocated direct buffers in and out, replies cut from the
@@ -41,12 +42,24 @@ final class BenchConnection {
   int role;
   long counter;
 
-  BenchConnection(SelectorLoop loop, ServerAddress address, int bodyBytes, int maxInFlight)
-      throws IOException {
+  /**
+   * @param localPorts told the local port of the connection before it connects (bound first, so
+   *     that a server can know it from the first byte), or null
+   */
+  BenchConnection(SelectorLoop loop, ServerAddress address, int bodyBytes, int maxInFlight,
+      IntConsumer localPorts) throws IOException {
     this.loop = loop;
     this.channel = SocketChannel.open();
     try {
       channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+      if (localPorts != null) {
+        // This side closes first, so its port stays in TIME_WAIT for a minute; with SO_REUSEADDR
+        // that does not stop a listener from binding the same port (a server whose configured port
+        // is in the ephemeral range, opening right after the rehearsal that used these).
+        channel.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+        channel.bind(new InetSocketAddress(address.host(), 0));
+        localPorts.accept(((InetSocketAddress) channel.getLocalAddress()).getPort());
+      }
       channel.connect(new InetSocketAddress(address.host(), address.port()));
       channel.configureBlocking(false);
     } catch (IOException e) {

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntConsumer;
 
 /**
  * The selector, connections and error count of one case against one server. Preload and
@@ -22,28 +23,33 @@ final class CaseRun implements AutoCloseable {
   /** Case-specific numbers for the result. */
   final Map<String, Double> extra = new LinkedHashMap<>();
   private final SelectorLoop loop;
+  /** Told each connection's local port before it connects, or null. */
+  private final IntConsumer localPorts;
 
-  CaseRun(CaseSpec spec, ServerAddress address, long stallMillis) throws IOException {
+  CaseRun(CaseSpec spec, ServerAddress address, long stallMillis, IntConsumer localPorts)
+      throws IOException {
     this.spec = spec;
     this.address = address;
     this.loop = new SelectorLoop(stallMillis);
+    this.localPorts = localPorts;
   }
 
   /** Runs one case; a server that cannot be reached or fails mid-way gives a result with errors. */
   static CaseResult execute(CaseSpec spec, ServerAddress address, long stallMillis) {
-    return execute(spec, address, stallMillis, Long.MIN_VALUE, 0);
+    return execute(spec, address, stallMillis, Long.MIN_VALUE, 0, null);
   }
 
   /**
    * As {@link #execute(CaseSpec, ServerAddress, long)}, with the timed window starting at
    * {@code anchorNanos} (Long.MIN_VALUE: when the load starts) and, if {@code sliceMillis} > 0,
-   * figures per slice of the window in the result.
+   * figures per slice of the window in the result; {@code localPorts}, if not null, is told
+   * the local port of every connection before it connects.
    */
   static CaseResult execute(CaseSpec spec, ServerAddress address, long stallMillis,
-      long anchorNanos, long sliceMillis) {
+      long anchorNanos, long sliceMillis, IntConsumer localPorts) {
     CaseRun run = null;
     try {
-      run = new CaseRun(spec, address, stallMillis);
+      run = new CaseRun(spec, address, stallMillis, localPorts);
       if (anchorNanos != Long.MIN_VALUE) {
         run.meter.anchor(anchorNanos);
       }
@@ -96,7 +102,7 @@ final class CaseRun implements AutoCloseable {
   List<BenchConnection> connect(int count, int maxInFlight) throws IOException {
     List<BenchConnection> connections = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
-      connections.add(new BenchConnection(loop, address, spec.bodyBytes(), maxInFlight));
+      connections.add(new BenchConnection(loop, address, spec.bodyBytes(), maxInFlight, localPorts));
     }
     return connections;
   }

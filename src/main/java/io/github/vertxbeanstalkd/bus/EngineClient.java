@@ -23,6 +23,8 @@ public final class EngineClient {
 
   /** Reply-less sends, alike every time: one options object, not one per message. */
   private static final DeliveryOptions SEND = new DeliveryOptions();
+  /** How long a stopping client waits for the engine to answer what was sent before. */
+  private static final DeliveryOptions STOP_TIMEOUT = new DeliveryOptions().setSendTimeout(5_000);
 
   private final Vertx vertx;
   private final EngineAddress address;
@@ -53,10 +55,26 @@ public final class EngineClient {
     return client.replies.completion().map(client);
   }
 
-  /** Stops hearing replies; the sessions still open are the engine's to forget when their fronts close them. */
+  /**
+   * Stops hearing replies, once the engine has answered what was sent before: a session that
+   * closed just before (a client that hung up as the front stops) gets its end notice while this
+   * client still listens, rather than at an address nobody listens on (which Vert.x logs as a
+   * discarded message). The sessions still open are the engine's to forget when their fronts
+   * close them.
+   */
   public Future<Void> stop() {
-    listeners.clear();
-    return replies.unregister();
+    if (isFlushScheduled) {
+      flush();
+    }
+    // The engine answers requests in order: its answer to this one comes after every reply to the
+    // requests sent before it. An engine that is gone fails it at once.
+    return vertx.eventBus().request(address.requests(), new EngineRequest.Snapshot(), STOP_TIMEOUT)
+        .<Void>mapEmpty()
+        .otherwiseEmpty()
+        .compose(v -> {
+          listeners.clear();
+          return replies.unregister();
+        });
   }
 
   /** Opens a session whose replies go to {@code listener}; see {@link EngineRequest.Open}. */
@@ -114,6 +132,10 @@ public final class EngineClient {
 
   private void flush() {
     isFlushScheduled = false;
+    if (queued.isEmpty()) {
+      // Flushed already, by stop().
+      return;
+    }
     // A lone request goes as it is; several go in an immutable list of their exact size. Either
     // way the list that gathers them stays for the next turn.
     EngineRequest message = queued.size() == 1 ? queued.get(0) : new EngineRequest.Batch(copyOf(queued));

@@ -9,8 +9,9 @@ import java.util.Set;
  * The server's settings, validated. Read from the JSON config (launcher {@code -conf}), where the
  * environment variables of {@link #ENVIRONMENT} override the file.
  *
- * @param isWarmUpEnabled {@code tcp.warmUp}: before the port opens, a throwaway server is put
- *     through the command path over loopback, so that the first client is answered at full speed
+ * @param isWarmUpEnabled {@code tcp.warmUp}: before the port opens, throwaway servers are put
+ *     through every command and then through load over loopback, until the JIT compilers settle,
+ *     so that the first clients are answered at full speed
  * @param replication the {@code replication} section: off unless the node joins a group
  */
 public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSection binlog, boolean isTcpEnabled,

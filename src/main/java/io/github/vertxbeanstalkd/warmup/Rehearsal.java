@@ -1,36 +1,33 @@
 package io.github.vertxbeanstalkd.warmup;
 
-import io.github.vertxbeanstalkd.bus.EngineAddress;
-import io.github.vertxbeanstalkd.config.ServerConfig;
-import io.github.vertxbeanstalkd.engine.QueueEngineVerticle;
 import io.github.vertxbeanstalkd.engine.ServerInfo;
-import io.github.vertxbeanstalkd.persistence.BinlogConfig;
-import io.github.vertxbeanstalkd.server.TcpServerVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The start-up warm-up: a throwaway server (its own engine, in memory, and a TCP front on an
- * ephemeral loopback port) that {@link RehearsalScript} puts through every command over real
- * sockets, then undeploys, all before the real port opens.
+ * The start-up warm-up, all before the real port opens: on throwaway servers ({@link RehearsalStage}:
+ * an engine of their own, in memory, and a TCP front on an ephemeral loopback port),
+ * {@link RehearsalScript} runs every command over real sockets, then {@link RehearsalLoad} runs
+ * rounds of load until the JIT compilers have settled.
  *
  * <p>Why: on a fresh JVM the first command loads a few hundred classes (Netty's read path and its
  * allocator's JFR events, the parser, the engine, records' generated methods) and runs
  * interpreted. Measured on a shared 2-core machine, it took 130 to 320 ms, and a client timing a
  * 1 s {@code reserve-with-timeout} on a new server (greenstalk's tests allow 50 ms) saw 1.13 to
- * 1.3 s; with the rehearsal, 2 ms and 1.003 s (src/test/scripts/first-reply.py).
+ * 1.3 s; with the script, 2 ms and 1.003 s (src/test/scripts/first-reply.py). The load is for the
+ * seconds after that: see {@link RehearsalLoad}.
  *
  * <p>It leaves no trace a client can see: the real engine never receives a rehearsal command, so
- * job ids, counters, tubes and the binlog are untouched, and the rehearsal's port is closed before
- * the real one opens. A failed rehearsal only costs the warm-up: the server starts anyway.
+ * job ids, counters, tubes and the binlog are untouched, its command timers are in a registry of
+ * their own, and the rehearsal's port is closed before the real one opens. A failed rehearsal only
+ * costs the warm-up: the server starts anyway.
  */
 public final class Rehearsal {
   private static final Logger log = LoggerFactory.getLogger(Rehearsal.class);
-  private static final String LOOPBACK = "127.0.0.1";
   /**
    * Measured: one round already brings the first put from about 240 ms to 2-3 ms, and more rounds
    * only add start-up time (30 rounds: 0.7 s more CPU); the second round runs the paths that only
@@ -40,26 +37,30 @@ public final class Rehearsal {
 
   private Rehearsal() {}
 
-  /** Runs the rehearsal; always succeeds, logging a warning when the rehearsal itself failed. */
-  public static Future<Void> run(Vertx vertx, ServerInfo info) {
+  /**
+   * Runs the rehearsal; always succeeds, logging a warning when the rehearsal itself failed.
+   *
+   * @param isTimed whether the real server times commands (metrics on): the rehearsal then times
+   *     its own, in a registry nothing scrapes, so that the same code gets compiled
+   */
+  public static Future<Void> run(Vertx vertx, ServerInfo info, boolean isTimed) {
     long startNanos = System.nanoTime();
-    EngineAddress address = EngineAddress.unique();
-    ServerConfig stage = new ServerConfig(LOOPBACK, 0, ServerConfig.DEFAULT_MAX_JOB_SIZE);
-    // Its listener takes an ephemeral port, which may be the port a client expects a server on
-    // (a restarted node's own port, in the ephemeral range, free until the real listener opens):
-    // it serves only the rehearsal's own connections and closes any other at once.
-    java.util.Set<Integer> ownPorts = java.util.concurrent.ConcurrentHashMap.newKeySet();
-    TcpServerVerticle tcp = new TcpServerVerticle(stage, address).admitting(remote -> ownPorts.contains(remote.port()));
-    List<String> ids = new ArrayList<>();
-    QueueEngineVerticle engine = new QueueEngineVerticle(address, info, stage.maxJobSizeBytes(), BinlogConfig.inMemory());
-    return vertx.deployVerticle(engine)
-        .onSuccess(ids::add)
-        .compose(v -> vertx.deployVerticle(tcp))
-        .onSuccess(ids::add)
-        .compose(v -> vertx.executeBlocking(() -> RehearsalScript.play(LOOPBACK, tcp.actualPort(), ROUNDS, ownPorts)))
-        .eventually(() -> undeploy(vertx, ids))
-        .onSuccess(commands -> log.info("warm-up: {} commands in {} ms", commands,
-            (System.nanoTime() - startNanos) / 1_000_000))
+    Set<Integer> ownPorts = ConcurrentHashMap.newKeySet();
+    RehearsalStage stages = new RehearsalStage(vertx, info, isTimed, ownPorts);
+    // Blocking I/O and waits for deployments: on a worker thread, never on the event loop.
+    return vertx.executeBlocking(() -> {
+          int commands;
+          try (RehearsalStage.Open stage = stages.open()) {
+            commands = RehearsalScript.play(stage.host(), stage.port(), ROUNDS, ownPorts);
+          }
+          RehearsalLoad.Outcome load = RehearsalLoad.hasOptimisingCompiler()
+              ? RehearsalLoad.play(stages, ownPorts, RehearsalLoad.MAX_NANOS)
+              : RehearsalLoad.Outcome.SKIPPED;
+          tidyHeap();
+          return new Played(commands, load);
+        })
+        .onSuccess(played -> log.info("warm-up: {} commands, {}; {} ms in all", played.commands,
+            played.load.describe(), (System.nanoTime() - startNanos) / 1_000_000))
         .<Void>mapEmpty()
         .recover(failure -> {
           log.warn("warm-up failed, starting without it: {}", failure.toString());
@@ -67,13 +68,16 @@ public final class Rehearsal {
         });
   }
 
-  /** Undeploys in reverse order: the TCP front stops before the engine it feeds. */
-  private static Future<Void> undeploy(Vertx vertx, List<String> ids) {
-    Future<Void> done = Future.succeededFuture();
-    for (int i = ids.size() - 1; i >= 0; i--) {
-      String id = ids.get(i);
-      done = done.compose(v -> vertx.undeploy(id));
-    }
-    return done;
+  private record Played(int commands, RehearsalLoad.Outcome load) {}
+
+  /**
+   * A full collection once the rehearsal is gone: what start-up left on the heap is promoted to the
+   * old generation now, instead of being copied by the first young collections under the first
+   * clients' load (measured: three young pauses of 6-11 ms in the first 3 s), and the rehearsal's
+   * garbage goes with it.
+   */
+  @SuppressWarnings("java:S1215")
+  private static void tidyHeap() {
+    System.gc();
   }
 }

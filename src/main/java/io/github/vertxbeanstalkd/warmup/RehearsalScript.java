@@ -25,6 +25,9 @@ final class RehearsalScript implements AutoCloseable {
 
   private RehearsalScript(String host, int port, java.util.Set<Integer> ownPorts) throws IOException {
     socket = new Socket();
+    // Closed by this side, so its port stays in TIME_WAIT for a minute: SO_REUSEADDR lets the real
+    // listener bind that port all the same (a configured port in the ephemeral range).
+    socket.setReuseAddress(true);
     // Bound first, so that the rehearsal's listener knows this connection for its own.
     socket.bind(new InetSocketAddress(host, 0));
     ownPorts.add(socket.getLocalPort());

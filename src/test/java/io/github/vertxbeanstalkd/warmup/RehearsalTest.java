@@ -1,16 +1,27 @@
 package io.github.vertxbeanstalkd.warmup;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.vertxbeanstalkd.BeanstalkServer;
 import io.github.vertxbeanstalkd.TestClient;
+import io.github.vertxbeanstalkd.bus.EngineAddress;
+import io.github.vertxbeanstalkd.bus.LocalCodec;
 import io.github.vertxbeanstalkd.config.ServerConfig;
+import io.github.vertxbeanstalkd.engine.QueueEngineVerticle;
+import io.github.vertxbeanstalkd.engine.ServerInfo;
+import io.github.vertxbeanstalkd.persistence.BinlogConfig;
+import io.github.vertxbeanstalkd.server.TcpServerVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.junit5.VertxExtension;
+import java.net.Socket;
+import java.net.SocketException;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -25,27 +36,43 @@ class RehearsalTest {
   void theScriptGetsTheRepliesItExpectsFromARealServer(Vertx vertx) throws Exception {
     BeanstalkServer server = await(BeanstalkServer.deploy(vertx, ServerConfig.forTests()));
     // It throws on the first reply it did not expect, which at start-up would only log a warning.
-    assertEquals(2 * 38, RehearsalScript.play("127.0.0.1", server.port(), 2, java.util.concurrent.ConcurrentHashMap.newKeySet()));
+    assertEquals(2 * 38, RehearsalScript.play("127.0.0.1", server.port(), 2, ConcurrentHashMap.newKeySet()));
+  }
+
+  @Test
+  void theLoadRunsItsRoundsOnThrowawayServersAndStopsAtItsDeadline(Vertx vertx) throws Exception {
+    LocalCodec.registerAll(vertx);
+    Set<Integer> own = ConcurrentHashMap.newKeySet();
+    RehearsalStage stages = new RehearsalStage(vertx, ServerInfo.gather(), true, own);
+    long startNanos = System.nanoTime();
+    // A short deadline: one round at least, whatever the compilers do.
+    RehearsalLoad.Outcome outcome = RehearsalLoad.play(stages, own, TimeUnit.MILLISECONDS.toNanos(300));
+    assertTrue(outcome.rounds().size() >= 1, outcome.describe());
+    assertTrue(outcome.jobs() > 10_000, outcome.describe());
+    assertTrue(System.nanoTime() - startNanos < TimeUnit.SECONDS.toNanos(30), outcome.describe());
+    // Every connection was the rehearsal's own, and every throwaway server is gone again.
+    assertTrue(own.size() > 60, "local ports admitted: " + own.size());
+    assertEquals(0, vertx.deploymentIDs().size(), vertx.deploymentIDs().toString());
   }
 
   @Test
   void theRehearsalsListenerServesItsOwnConnectionsOnly(Vertx vertx) throws Exception {
     // Its ephemeral port may be one a client expects a real server on: a stranger must get nothing.
-    io.github.vertxbeanstalkd.bus.LocalCodec.registerAll(vertx);
-    io.github.vertxbeanstalkd.bus.EngineAddress address = io.github.vertxbeanstalkd.bus.EngineAddress.unique();
+    LocalCodec.registerAll(vertx);
+    EngineAddress address = EngineAddress.unique();
     ServerConfig stage = new ServerConfig("127.0.0.1", 0, ServerConfig.DEFAULT_MAX_JOB_SIZE);
-    Set<Integer> own = java.util.concurrent.ConcurrentHashMap.newKeySet();
-    io.github.vertxbeanstalkd.server.TcpServerVerticle tcp = new io.github.vertxbeanstalkd.server.TcpServerVerticle(
+    Set<Integer> own = ConcurrentHashMap.newKeySet();
+    TcpServerVerticle tcp = new TcpServerVerticle(
         stage, address).admitting(remote -> own.contains(remote.port()));
-    await(vertx.deployVerticle(new io.github.vertxbeanstalkd.engine.QueueEngineVerticle(address,
-        io.github.vertxbeanstalkd.engine.ServerInfo.gather(), stage.maxJobSizeBytes(),
-        io.github.vertxbeanstalkd.persistence.BinlogConfig.inMemory())));
+    await(vertx.deployVerticle(new QueueEngineVerticle(address,
+        ServerInfo.gather(), stage.maxJobSizeBytes(),
+        BinlogConfig.inMemory())));
     await(vertx.deployVerticle(tcp));
-    try (java.net.Socket stranger = new java.net.Socket("127.0.0.1", tcp.actualPort())) {
+    try (Socket stranger = new Socket("127.0.0.1", tcp.actualPort())) {
       stranger.setSoTimeout(5_000);
-      stranger.getOutputStream().write("put 0 0 60 1\r\nx\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      stranger.getOutputStream().write("put 0 0 60 1\r\nx\r\n".getBytes(StandardCharsets.US_ASCII));
       assertEquals(-1, stranger.getInputStream().read(), "a connection that is not the rehearsal's got a reply");
-    } catch (java.net.SocketException reset) {
+    } catch (SocketException reset) {
       // Closed before the put was written: refused all the same.
     }
     assertEquals(2 * 38, RehearsalScript.play("127.0.0.1", tcp.actualPort(), 2, own));

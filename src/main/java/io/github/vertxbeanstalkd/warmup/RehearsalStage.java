@@ -1,0 +1,107 @@
+package io.github.vertxbeanstalkd.warmup;
+
+import io.github.vertxbeanstalkd.bus.EngineAddress;
+import io.github.vertxbeanstalkd.config.ServerConfig;
+import io.github.vertxbeanstalkd.engine.QueueEngineVerticle;
+import io.github.vertxbeanstalkd.engine.ServerInfo;
+import io.github.vertxbeanstalkd.metrics.CommandDurations;
+import io.github.vertxbeanstalkd.persistence.BinlogConfig;
+import io.github.vertxbeanstalkd.server.TcpServerVerticle;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Throwaway servers for the {@link Rehearsal}, one at a time: each its own engine, in memory, and a
+ * TCP front on an ephemeral loopback port that serves only the rehearsal's connections. A new one
+ * for every round of load, because the real server starts empty too: a fresh engine takes paths
+ * (its store's first pages, its first tube, its tables' first growth) that an engine which has
+ * already done work does not, and code compiled without them is thrown away the first time they
+ * run (measured: the put path deoptimised and compiled again in the real server's first 0.7 s
+ * when every round ran on one engine).
+ *
+ * <p>Blocking: {@link #open()} and {@link Open#close()} wait for the deployments, so they are called
+ * from a worker thread, never from an event loop.
+ */
+final class RehearsalStage {
+  private static final String LOOPBACK = "127.0.0.1";
+  private static final long DEPLOY_TIMEOUT_SECONDS = 30;
+
+  private final Vertx vertx;
+  private final ServerInfo info;
+  private final boolean isTimed;
+  private final Set<Integer> ownPorts;
+
+  /**
+   * @param isTimed whether the fronts time their commands as the real server's do (metrics on), in
+   *     a registry of their own
+   * @param ownPorts the local ports of the rehearsal's connections: only these are served
+   */
+  RehearsalStage(Vertx vertx, ServerInfo info, boolean isTimed, Set<Integer> ownPorts) {
+    this.vertx = vertx;
+    this.info = info;
+    this.isTimed = isTimed;
+    this.ownPorts = ownPorts;
+  }
+
+  /** A throwaway server, deployed; closing it undeploys it. */
+  final class Open implements AutoCloseable {
+    private final List<String> ids = new ArrayList<>();
+    private TcpServerVerticle tcp;
+
+    String host() {
+      return LOOPBACK;
+    }
+
+    int port() {
+      return tcp.actualPort();
+    }
+
+    /** Undeploys in reverse order: the TCP front stops before the engine it feeds. */
+    @Override
+    public void close() throws Exception {
+      Future<Void> done = Future.succeededFuture();
+      for (int i = ids.size() - 1; i >= 0; i--) {
+        String id = ids.get(i);
+        done = done.compose(v -> vertx.undeploy(id));
+      }
+      await(done);
+    }
+  }
+
+  Open open() throws Exception {
+    EngineAddress address = EngineAddress.unique();
+    ServerConfig stage = new ServerConfig(LOOPBACK, 0, ServerConfig.DEFAULT_MAX_JOB_SIZE);
+    Open open = new Open();
+    // Its listener takes an ephemeral port, which may be the port a client expects a server on
+    // (a restarted node's own port, in the ephemeral range, free until the real listener opens):
+    // it serves only the rehearsal's own connections and closes any other at once.
+    open.tcp = new TcpServerVerticle(stage, address, isTimed ? CommandDurations.unscraped() : CommandDurations.NONE)
+        .admitting(remote -> ownPorts.contains(remote.port()));
+    QueueEngineVerticle engine = new QueueEngineVerticle(address, info, stage.maxJobSizeBytes(), BinlogConfig.inMemory());
+    try {
+      open.ids.add(await(vertx.deployVerticle(engine)));
+      open.ids.add(await(vertx.deployVerticle(open.tcp)));
+    } catch (Exception e) {
+      open.close();
+      throw e;
+    }
+    return open;
+  }
+
+  private static <T> T await(Future<T> future) throws Exception {
+    try {
+      return future.toCompletionStage().toCompletableFuture().get(DEPLOY_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof Exception cause ? cause : e;
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("warm-up: a throwaway server took over " + DEPLOY_TIMEOUT_SECONDS
+          + " s to deploy or undeploy", e);
+    }
+  }
+}

@@ -1,0 +1,52 @@
+package io.github.vertxbeanstalkd.bus;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.github.vertxbeanstalkd.BeanstalkServer;
+import io.github.vertxbeanstalkd.config.ServerConfig;
+import io.github.vertxbeanstalkd.protocol.Command;
+import io.github.vertxbeanstalkd.protocol.ReplyEncoder;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.Vertx;
+import io.vertx.junit5.VertxExtension;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The engine client's own life cycle, against a real engine. */
+@ExtendWith(VertxExtension.class)
+class EngineClientTest {
+
+  @Test
+  void aStoppingClientStillHearsWhatItsLastRequestsAnswered(Vertx vertx) throws Exception {
+    BeanstalkServer server = BeanstalkServer.deploy(vertx, ServerConfig.forTests())
+        .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    Promise<List<String>> heard = Promise.promise();
+    vertx.deployVerticle(new VerticleBase() {
+      @Override
+      public Future<?> start() {
+        return EngineClient.start(vertx, server.engineAddress()).onSuccess(engine -> {
+          List<String> replies = new ArrayList<>();
+          EngineSession session = engine.open(true, reply -> {
+            reply.replies().forEach(r -> replies.add(ReplyEncoder.encode(r).toString(StandardCharsets.ISO_8859_1).trim()));
+            if (reply.hasEnded()) {
+              replies.add("(ended)");
+            }
+          });
+          // A client that hangs up in the same turn as its front stops: the put and the close are
+          // still queued when stop() is called.
+          session.submit(List.of(new Command.Put(0, 0, 60, "x".getBytes(StandardCharsets.US_ASCII), true)));
+          session.close(true);
+          engine.stop().onComplete(stopped -> heard.complete(replies));
+        });
+      }
+    });
+    assertEquals(List.of("INSERTED 1", "(ended)"),
+        heard.future().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS));
+  }
+}
