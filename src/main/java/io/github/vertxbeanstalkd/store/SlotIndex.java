@@ -19,7 +19,7 @@ public final class SlotIndex {
   private static final int MIN_BUCKETS = 1024;
   /** Buckets moved from the old table per change while a resize runs. */
   private static final int MOVES_PER_CHANGE = 8;
-  private static final int TRIM_BUCKETS_PER_CALL = 1 << 20;
+  static final int TRIM_BUCKETS_PER_CALL = 4096;
   private static final int EMPTY = 0;
   /** A bucket of the old table whose entry moved or was removed; lookups probe past it. */
   private static final int MOVED = -1;
@@ -90,21 +90,16 @@ public final class SlotIndex {
 
   /**
    * Moves on with shrinking a table that emptied while few changes came (they drive the resize
-   * otherwise), up to about a million buckets a call; about once a second.
+   * otherwise), {@link #TRIM_BUCKETS_PER_CALL} buckets at most; about once a second. Each bucket
+   * moved reads its job's record to rehash the id, a cache miss at millions of jobs, so the budget
+   * keeps a call to about a millisecond on the event loop: moving a million buckets at once held it
+   * for hundreds of milliseconds (seen as 0.1-0.7 s stalls of a deep server while it grew).
    */
   public void trim() {
-    int budget = TRIM_BUCKETS_PER_CALL;
-    while (budget > 0) {
-      if (old != null) {
-        int before = moved;
-        moveSome(budget);
-        budget -= moved - before + 1;
-      } else if (buckets > MIN_BUCKETS && size * 8L < buckets) {
-        startResize(buckets / 2);
-      } else {
-        return;
-      }
+    if (old == null && buckets > MIN_BUCKETS && size * 8L < buckets) {
+      startResize(buckets / 2);
     }
+    moveSome(TRIM_BUCKETS_PER_CALL);
   }
 
   /** Every slot in the index, in no order: one pass over both tables while a resize runs. */

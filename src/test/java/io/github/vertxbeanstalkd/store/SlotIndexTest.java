@@ -2,6 +2,7 @@ package io.github.vertxbeanstalkd.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -10,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 class SlotIndexTest {
   private final DirectMemory memory = new DirectMemory();
-  private final long[] idOfSlot = new long[200_000];
+  private final long[] idOfSlot = new long[400_001];
   private final SlotIndex index = new SlotIndex(memory, slot -> idOfSlot[slot]);
 
   @Test
@@ -19,7 +20,7 @@ class SlotIndexTest {
     HashMap<Long, Integer> model = new HashMap<>();
     ArrayList<Long> liveIds = new ArrayList<>();
     ArrayList<Integer> freeSlots = new ArrayList<>();
-    for (int s = idOfSlot.length - 1; s >= 0; s--) {
+    for (int s = 200_000 - 1; s >= 0; s--) {
       freeSlots.add(s);
     }
     long nextId = 1;
@@ -52,7 +53,9 @@ class SlotIndexTest {
       }
       assertEquals(model.size(), index.size());
       if (target == 50) {
-        index.trim();
+        for (int calls = 0; calls < 1000 && index.reservedBytes() > 4 * 1024; calls++) {
+          index.trim();
+        }
         assertEquals(4 * 1024, index.reservedBytes(), "shrunk to the smallest table, 1024 buckets");
       }
       for (var e : model.entrySet()) {
@@ -61,5 +64,39 @@ class SlotIndexTest {
     }
     index.close();
     assertEquals(0, memory.reservedBytes());
+  }
+
+  @Test
+  void trimMovesABoundedNumberOfBucketsPerCall() {
+    int n = 400_000;
+    for (int id = 1; id <= n; id++) {
+      put(id, id);
+    }
+    // Removes drive the shrinking while they come; what is left to move is trim's.
+    for (int id = 1; id <= n - 10; id++) {
+      assertTrue(index.remove(id));
+    }
+    int calls = 0;
+    for (long before = index.reservedBytes(); before > 4 * 1024; before = index.reservedBytes(), calls++) {
+      int largest = (int) (before / 4);
+      index.trim();
+      long after = index.reservedBytes();
+      // A call either moves buckets (both tables stay) or finishes a resize whose last buckets
+      // fit its budget: a table of more than the budget plus the new half cannot go in one call.
+      if (largest > 3 * SlotIndex.TRIM_BUCKETS_PER_CALL) {
+        assertTrue(after >= before / 3, "one call gave back " + (before - after) + " of " + before + " bytes");
+      }
+      assertTrue(calls < 10_000, "trim makes progress");
+    }
+    assertTrue(calls > 1, "shrinking took " + calls + " calls");
+    assertEquals(4 * 1024, index.reservedBytes());
+    for (int id = n - 9; id <= n; id++) {
+      assertEquals(id, index.get(id));
+    }
+  }
+
+  private void put(long id, int slot) {
+    idOfSlot[slot] = id;
+    index.put(id, slot);
   }
 }
