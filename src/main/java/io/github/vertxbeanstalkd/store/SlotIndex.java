@@ -6,7 +6,8 @@ import java.nio.ByteBuffer;
  * Every live job id to its slot: an open-addressing table (linear probing) of int slots off the
  * heap, four bytes a bucket. The key is not stored: the slot's record holds the id, read through
  * {@link Ids}. The table grows and shrinks incrementally, a few buckets moved per call, so no single
- * call rehashes a million entries. One thread only.
+ * call rehashes a million entries; a new table takes its memory in blocks as its buckets are first
+ * written, so that no call zeroes tens of megabytes at once either. One thread only.
  */
 public final class SlotIndex {
   /** Where the index reads a slot's id. */
@@ -26,9 +27,9 @@ public final class SlotIndex {
 
   private final DirectMemory memory;
   private final Ids ids;
-  private ByteBuffer table;
+  private Buckets table;
   private int buckets;
-  private ByteBuffer old;
+  private Buckets old;
   private int oldBuckets;
   private int moved;
   private int size;
@@ -37,7 +38,7 @@ public final class SlotIndex {
     this.memory = memory;
     this.ids = ids;
     this.buckets = MIN_BUCKETS;
-    this.table = memory.allocateOverLimit(buckets * 4);
+    this.table = new Buckets(memory, buckets);
   }
 
   public int size() {
@@ -46,14 +47,14 @@ public final class SlotIndex {
 
   /** Off-heap bytes of the tables now. */
   public long reservedBytes() {
-    return 4L * buckets + (old == null ? 0 : 4L * oldBuckets);
+    return table.reservedBytes() + (old == null ? 0 : old.reservedBytes());
   }
 
   /** The slot of {@code id}, or {@link #NONE}. */
   public int get(long id) {
     int mask = buckets - 1;
     for (int i = home(id, mask); ; i = (i + 1) & mask) {
-      int v = table.getInt(i << 2);
+      int v = table.get(i);
       if (v == EMPTY) {
         break;
       }
@@ -62,7 +63,7 @@ public final class SlotIndex {
       }
     }
     int at = findOld(id);
-    return at < 0 ? NONE : old.getInt(at << 2) - 1;
+    return at < 0 ? NONE : old.get(at) - 1;
   }
 
   /** Adds an id that is not in the index. */
@@ -112,9 +113,9 @@ public final class SlotIndex {
     return n == slots.length ? slots : java.util.Arrays.copyOf(slots, n);
   }
 
-  private static int collect(ByteBuffer t, int count, int[] into, int n) {
+  private static int collect(Buckets t, int count, int[] into, int n) {
     for (int i = 0; i < count && n < into.length; i++) {
-      int v = t.getInt(i << 2);
+      int v = t.get(i);
       if (v != EMPTY && v != MOVED) {
         into[n++] = v - 1;
       }
@@ -123,10 +124,10 @@ public final class SlotIndex {
   }
 
   public void close() {
-    memory.free(table);
+    table.free();
     table = null;
     if (old != null) {
-      memory.free(old);
+      old.free();
       old = null;
     }
   }
@@ -134,7 +135,7 @@ public final class SlotIndex {
   private boolean removeFromTable(long id) {
     int mask = buckets - 1;
     int i = home(id, mask);
-    for (int v = table.getInt(i << 2); ; i = (i + 1) & mask, v = table.getInt(i << 2)) {
+    for (int v = table.get(i); ; i = (i + 1) & mask, v = table.get(i)) {
       if (v == EMPTY) {
         return false;
       }
@@ -142,18 +143,18 @@ public final class SlotIndex {
         break;
       }
     }
-    table.putInt(i << 2, EMPTY);
+    table.set(i, EMPTY);
     // Backward-shift deletion keeps every probe chain unbroken without tombstones.
     for (int j = (i + 1) & mask; ; j = (j + 1) & mask) {
-      int v = table.getInt(j << 2);
+      int v = table.get(j);
       if (v == EMPTY) {
         return true;
       }
       int h = home(ids.idOf(v - 1), mask);
       boolean isMovable = i <= j ? (h <= i || h > j) : (h <= i && h > j);
       if (isMovable) {
-        table.putInt(i << 2, v);
-        table.putInt(j << 2, EMPTY);
+        table.set(i, v);
+        table.set(j, EMPTY);
         i = j;
       }
     }
@@ -164,7 +165,7 @@ public final class SlotIndex {
     if (at < 0) {
       return false;
     }
-    old.putInt(at << 2, MOVED);
+    old.set(at, MOVED);
     return true;
   }
 
@@ -174,7 +175,7 @@ public final class SlotIndex {
     }
     int mask = oldBuckets - 1;
     for (int i = home(id, mask); ; i = (i + 1) & mask) {
-      int v = old.getInt(i << 2);
+      int v = old.get(i);
       if (v == EMPTY) {
         return -1;
       }
@@ -185,7 +186,7 @@ public final class SlotIndex {
   }
 
   private void startResize(int newBuckets) {
-    ByteBuffer resized = memory.allocateOverLimit(newBuckets * 4);
+    Buckets resized = new Buckets(memory, newBuckets);
     old = table;
     oldBuckets = buckets;
     moved = 0;
@@ -199,28 +200,85 @@ public final class SlotIndex {
     }
     int end = (int) Math.min(oldBuckets, (long) moved + bucketCount);
     for (; moved < end; moved++) {
-      int v = old.getInt(moved << 2);
+      int v = old.get(moved);
       if (v != EMPTY && v != MOVED) {
         insert(table, buckets, ids.idOf(v - 1), v);
-        old.putInt(moved << 2, MOVED);
+        old.set(moved, MOVED);
       }
     }
     if (moved == oldBuckets) {
-      memory.free(old);
+      old.free();
       old = null;
     }
   }
 
-  private static void insert(ByteBuffer t, int n, long id, int value) {
+  private static void insert(Buckets t, int n, long id, int value) {
     int mask = n - 1;
     int i = home(id, mask);
-    while (t.getInt(i << 2) != EMPTY) {
+    while (t.get(i) != EMPTY) {
       i = (i + 1) & mask;
     }
-    t.putInt(i << 2, value);
+    t.set(i, value);
   }
 
   private static int home(long id, int mask) {
     return (int) ((id * 0x9E3779B97F4A7C15L) >>> 32) & mask;
+  }
+
+  /**
+   * A table of int buckets in blocks of {@link #BLOCK_BUCKETS}, each taken when one of its buckets
+   * is first written (a bucket of a block not taken reads as empty) and given back when the table
+   * goes. A table smaller than a block is one block of its own size.
+   */
+  private static final class Buckets {
+    private static final int BLOCK_BUCKETS_LOG2 = 16;
+    static final int BLOCK_BUCKETS = 1 << BLOCK_BUCKETS_LOG2;
+    private static final int BLOCK_MASK = BLOCK_BUCKETS - 1;
+    private final DirectMemory memory;
+    private final ByteBuffer[] blocks;
+    private final int blockBuckets;
+    private int blocksTaken;
+
+    Buckets(DirectMemory memory, int count) {
+      this.memory = memory;
+      this.blockBuckets = Math.min(count, BLOCK_BUCKETS);
+      this.blocks = new ByteBuffer[count / blockBuckets];
+      if (blocks.length == 1) {
+        take(0);
+      }
+    }
+
+    long reservedBytes() {
+      return 4L * blockBuckets * blocksTaken;
+    }
+
+    int get(int i) {
+      ByteBuffer block = blocks[i >>> BLOCK_BUCKETS_LOG2];
+      return block == null ? EMPTY : block.getInt((i & BLOCK_MASK) << 2);
+    }
+
+    void set(int i, int value) {
+      ByteBuffer block = blocks[i >>> BLOCK_BUCKETS_LOG2];
+      if (block == null) {
+        block = take(i >>> BLOCK_BUCKETS_LOG2);
+      }
+      block.putInt((i & BLOCK_MASK) << 2, value);
+    }
+
+    void free() {
+      for (int b = 0; b < blocks.length; b++) {
+        if (blocks[b] != null) {
+          memory.free(blocks[b]);
+          blocks[b] = null;
+        }
+      }
+      blocksTaken = 0;
+    }
+
+    private ByteBuffer take(int b) {
+      blocks[b] = memory.allocateOverLimit(4 * blockBuckets);
+      blocksTaken++;
+      return blocks[b];
+    }
   }
 }
