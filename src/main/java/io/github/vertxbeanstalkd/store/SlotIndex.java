@@ -6,8 +6,9 @@ import java.nio.ByteBuffer;
  * Every live job id to its slot: an open-addressing table (linear probing) of int slots off the
  * heap, four bytes a bucket. The key is not stored: the slot's record holds the id, read through
  * {@link Ids}. The table grows and shrinks incrementally, a few buckets moved per call, so no single
- * call rehashes a million entries; a new table takes its memory in blocks as its buckets are first
- * written, so that no call zeroes tens of megabytes at once either. One thread only.
+ * call rehashes a million entries. Nor does any call zero tens of megabytes for a doubled table:
+ * its memory comes in blocks, taken one every {@link #PUTS_PER_PREPARED_BLOCK} puts once the table
+ * is half full, so the doubled table is whole when the resize starts. One thread only.
  */
 public final class SlotIndex {
   /** Where the index reads a slot's id. */
@@ -21,6 +22,8 @@ public final class SlotIndex {
   /** Buckets moved from the old table per change while a resize runs. */
   private static final int MOVES_PER_CHANGE = 8;
   static final int TRIM_BUCKETS_PER_CALL = 4096;
+  /** Once the table is half full, a put takes one more block of the doubled table this often. */
+  static final int PUTS_PER_PREPARED_BLOCK = 4096;
   private static final int EMPTY = 0;
   /** A bucket of the old table whose entry moved or was removed; lookups probe past it. */
   private static final int MOVED = -1;
@@ -31,6 +34,8 @@ public final class SlotIndex {
   private int buckets;
   private Buckets old;
   private int oldBuckets;
+  /** The doubled table, being taken block by block before the resize needs it; or null. */
+  private Buckets next;
   private int moved;
   private int size;
 
@@ -47,7 +52,8 @@ public final class SlotIndex {
 
   /** Off-heap bytes of the tables now. */
   public long reservedBytes() {
-    return table.reservedBytes() + (old == null ? 0 : old.reservedBytes());
+    return table.reservedBytes() + (old == null ? 0 : old.reservedBytes())
+        + (next == null ? 0 : next.reservedBytes());
   }
 
   /** The slot of {@code id}, or {@link #NONE}. */
@@ -70,6 +76,8 @@ public final class SlotIndex {
   public void put(long id, int slot) {
     if (old == null && (size + 1) * 4L > buckets * 3L) {
       startResize(buckets * 2);
+    } else if (old == null && size * 2L > buckets && size % PUTS_PER_PREPARED_BLOCK == 0) {
+      prepareNext();
     }
     insert(table, buckets, id, slot + 1);
     size++;
@@ -83,6 +91,11 @@ public final class SlotIndex {
       size--;
       if (old == null && buckets > MIN_BUCKETS && size * 8L < buckets) {
         startResize(buckets / 2);
+      }
+      if (next != null && size * 8L < buckets * 3L) {
+        // Back under three eighths: the doubled table is far off again.
+        next.free();
+        next = null;
       }
       moveSome(MOVES_PER_CHANGE);
     }
@@ -126,6 +139,10 @@ public final class SlotIndex {
   public void close() {
     table.free();
     table = null;
+    if (next != null) {
+      next.free();
+      next = null;
+    }
     if (old != null) {
       old.free();
       old = null;
@@ -185,8 +202,24 @@ public final class SlotIndex {
     }
   }
 
+  private void prepareNext() {
+    if (next == null) {
+      next = new Buckets(memory, buckets * 2);
+    }
+    next.takeOneMore();
+  }
+
   private void startResize(int newBuckets) {
-    Buckets resized = new Buckets(memory, newBuckets);
+    Buckets resized;
+    if (next != null && next.count() == newBuckets) {
+      resized = next;
+    } else {
+      resized = new Buckets(memory, newBuckets);
+      if (next != null) {
+        next.free();
+      }
+    }
+    next = null;
     old = table;
     oldBuckets = buckets;
     moved = 0;
@@ -226,9 +259,9 @@ public final class SlotIndex {
   }
 
   /**
-   * A table of int buckets in blocks of {@link #BLOCK_BUCKETS}, each taken when one of its buckets
-   * is first written (a bucket of a block not taken reads as empty) and given back when the table
-   * goes. A table smaller than a block is one block of its own size.
+   * A table of int buckets in blocks of {@link #BLOCK_BUCKETS}, each taken ahead of time or when one
+   * of its buckets is first written (a bucket of a block not taken reads as empty), and given back
+   * when the table goes. A table smaller than a block is one block of its own size.
    */
   private static final class Buckets {
     private static final int BLOCK_BUCKETS_LOG2 = 16;
@@ -250,6 +283,21 @@ public final class SlotIndex {
 
     long reservedBytes() {
       return 4L * blockBuckets * blocksTaken;
+    }
+
+    int count() {
+      return blockBuckets * blocks.length;
+    }
+
+    /** Takes the lowest block not yet taken, if any. */
+    void takeOneMore() {
+      if (blocksTaken < blocks.length) {
+        int b = 0;
+        while (blocks[b] != null) {
+          b++;
+        }
+        take(b);
+      }
     }
 
     int get(int i) {
