@@ -21,7 +21,8 @@ public final class SlotIndex {
   private static final int MIN_BUCKETS = 1024;
   /** Buckets moved from the old table per change while a resize runs. */
   private static final int MOVES_PER_CHANGE = 8;
-  static final int TRIM_BUCKETS_PER_CALL = 4096;
+  static final int TRIM_MOVES_PER_CALL = 4096;
+  private static final int TRIM_BUCKETS_PER_CALL = 1 << 20;
   /** Once the table is half full, a put takes one more block of the doubled table this often. */
   static final int PUTS_PER_PREPARED_BLOCK = 4096;
   private static final int EMPTY = 0;
@@ -104,16 +105,27 @@ public final class SlotIndex {
 
   /**
    * Moves on with shrinking a table that emptied while few changes came (they drive the resize
-   * otherwise), {@link #TRIM_BUCKETS_PER_CALL} buckets at most; about once a second. Each bucket
-   * moved reads its job's record to rehash the id, a cache miss at millions of jobs, so the budget
-   * keeps a call to about a millisecond on the event loop: moving a million buckets at once held it
-   * for hundreds of milliseconds (seen as 0.1-0.7 s stalls of a deep server while it grew).
+   * otherwise), through as many halvings as its budget allows; about once a second. Each entry
+   * moved reads its job's record to rehash the id, a cache miss at millions of jobs, so a call
+   * moves at most {@link #TRIM_MOVES_PER_CALL} entries (about a millisecond on the event loop):
+   * finishing a resize in one call, up to a million buckets, held it for hundreds of milliseconds
+   * (0.1-0.7 s stalls of a deep server while it grew). Empty buckets cost little: a call passes
+   * up to {@link #TRIM_BUCKETS_PER_CALL} of them.
    */
   public void trim() {
-    if (old == null && buckets > MIN_BUCKETS && size * 8L < buckets) {
-      startResize(buckets / 2);
+    int moves = TRIM_MOVES_PER_CALL;
+    for (int scans = TRIM_BUCKETS_PER_CALL; scans > 0 && moves > 0; scans--) {
+      if (old == null) {
+        if (buckets > MIN_BUCKETS && size * 8L < buckets) {
+          startResize(buckets / 2);
+        } else {
+          return;
+        }
+      }
+      if (moveOne()) {
+        moves--;
+      }
     }
-    moveSome(TRIM_BUCKETS_PER_CALL);
   }
 
   /** Every slot in the index, in no order: one pass over both tables while a resize runs. */
@@ -228,21 +240,24 @@ public final class SlotIndex {
   }
 
   private void moveSome(int bucketCount) {
-    if (old == null) {
-      return;
+    for (int i = 0; i < bucketCount && old != null; i++) {
+      moveOne();
     }
-    int end = (int) Math.min(oldBuckets, (long) moved + bucketCount);
-    for (; moved < end; moved++) {
-      int v = old.get(moved);
-      if (v != EMPTY && v != MOVED) {
-        insert(table, buckets, ids.idOf(v - 1), v);
-        old.set(moved, MOVED);
-      }
+  }
+
+  /** Moves the old table's next bucket to the new one; true when it held an entry. */
+  private boolean moveOne() {
+    int v = old.get(moved);
+    boolean isEntry = v != EMPTY && v != MOVED;
+    if (isEntry) {
+      insert(table, buckets, ids.idOf(v - 1), v);
+      old.set(moved, MOVED);
     }
-    if (moved == oldBuckets) {
+    if (++moved == oldBuckets) {
       old.free();
       old = null;
     }
+    return isEntry;
   }
 
   private static void insert(Buckets t, int n, long id, int value) {

@@ -67,32 +67,47 @@ class SlotIndexTest {
   }
 
   @Test
-  void trimMovesABoundedNumberOfBucketsPerCall() {
+  void trimReadsABoundedNumberOfRecordsPerCall() {
+    int[] recordReads = new int[1];
+    SlotIndex counted = new SlotIndex(memory, slot -> {
+      recordReads[0]++;
+      return idOfSlot[slot];
+    });
     int n = 400_000;
     for (int id = 1; id <= n; id++) {
-      put(id, id);
+      idOfSlot[id] = id;
+      counted.put(id, id);
     }
-    // Removes drive the shrinking while they come; what is left to move is trim's.
-    for (int id = 1; id <= n - 10; id++) {
-      assertTrue(index.remove(id));
+    // Down to 60,000 entries: under an eighth of the 2^19 buckets, so halving starts, and the
+    // removes that drive it stop soon after; what is left to move is trim's.
+    int live = 60_000;
+    for (int id = 1; id <= n - live; id++) {
+      assertTrue(counted.remove(id));
     }
     int calls = 0;
-    for (long before = index.reservedBytes(); before > 4 * 1024; before = index.reservedBytes(), calls++) {
-      int largest = (int) (before / 4);
-      index.trim();
-      long after = index.reservedBytes();
-      // A call either moves buckets (both tables stay) or finishes a resize whose last buckets
-      // fit its budget: a table of more than the budget plus the new half cannot go in one call.
-      if (largest > 3 * SlotIndex.TRIM_BUCKETS_PER_CALL) {
-        assertTrue(after >= before / 4, "one call gave back " + (before - after) + " of " + before + " bytes");
-      }
-      assertTrue(calls < 10_000, "trim makes progress");
+    long before = counted.reservedBytes();
+    for (; calls < 1000 && counted.reservedBytes() >= before; calls++) {
+      recordReads[0] = 0;
+      counted.trim();
+      assertTrue(recordReads[0] <= SlotIndex.TRIM_MOVES_PER_CALL, recordReads[0] + " records read in one call");
     }
-    assertTrue(calls > 1, "shrinking took " + calls + " calls");
-    assertEquals(4 * 1024, index.reservedBytes());
-    for (int id = n - 9; id <= n; id++) {
-      assertEquals(id, index.get(id));
+    assertTrue(calls > 1, "moving " + live + " entries took " + calls + " calls");
+    assertTrue(counted.reservedBytes() < before, "the old table went");
+    for (int id = n - live + 1; id <= n; id += 101) {
+      assertEquals(id, counted.get(id));
     }
+  }
+
+  @Test
+  void trimShrinksAnEmptiedTableInOneCall() {
+    for (int id = 1; id <= 100_000; id++) {
+      put(id, id);
+    }
+    for (int id = 1; id <= 100_000; id++) {
+      assertTrue(index.remove(id));
+    }
+    index.trim();
+    assertEquals(4 * 1024, index.reservedBytes(), "empty buckets are cheap to pass");
   }
 
   @Test
