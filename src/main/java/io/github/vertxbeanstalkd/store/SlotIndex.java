@@ -8,7 +8,8 @@ import java.nio.ByteBuffer;
  * {@link Ids}. The table grows and shrinks incrementally, a few buckets moved per call, so no single
  * call rehashes a million entries. Nor does any call zero tens of megabytes for a doubled table:
  * its memory comes in blocks, taken one every {@link #PUTS_PER_PREPARED_BLOCK} puts once the table
- * is half full, so the doubled table is whole when the resize starts. One thread only.
+ * is five eighths full, so the doubled table is whole when the resize starts at three quarters
+ * (and held no earlier than needed for that). One thread only.
  */
 public final class SlotIndex {
   /** Where the index reads a slot's id. */
@@ -23,8 +24,8 @@ public final class SlotIndex {
   private static final int MOVES_PER_CHANGE = 8;
   static final int TRIM_MOVES_PER_CALL = 4096;
   private static final int TRIM_BUCKETS_PER_CALL = 1 << 20;
-  /** Once the table is half full, a put takes one more block of the doubled table this often. */
-  static final int PUTS_PER_PREPARED_BLOCK = 4096;
+  /** Once the table is five eighths full, a put takes one more block of the doubled table this often. */
+  static final int PUTS_PER_PREPARED_BLOCK = 2048;
   private static final int EMPTY = 0;
   /** A bucket of the old table whose entry moved or was removed; lookups probe past it. */
   private static final int MOVED = -1;
@@ -77,7 +78,7 @@ public final class SlotIndex {
   public void put(long id, int slot) {
     if (old == null && (size + 1) * 4L > buckets * 3L) {
       startResize(buckets * 2);
-    } else if (old == null && size * 2L > buckets && size % PUTS_PER_PREPARED_BLOCK == 0) {
+    } else if (old == null && size * 8L > buckets * 5L && size % PUTS_PER_PREPARED_BLOCK == 0) {
       prepareNext();
     }
     insert(table, buckets, id, slot + 1);
@@ -93,8 +94,8 @@ public final class SlotIndex {
       if (old == null && buckets > MIN_BUCKETS && size * 8L < buckets) {
         startResize(buckets / 2);
       }
-      if (next != null && size * 8L < buckets * 3L) {
-        // Back under three eighths: the doubled table is far off again.
+      if (next != null && size * 2L < buckets) {
+        // Back under half full: the doubled table is far off again.
         next.free();
         next = null;
       }

@@ -123,7 +123,7 @@ class SlotIndexTest {
       long before = big.reservedBytes();
       ids[slot] = slot + 1;
       big.put(slot + 1, slot);
-      if (slot > buckets / 2) {
+      if (slot > buckets / 2) { // from half full on, past where the doubled table is taken
         largestStep = Math.max(largestStep, big.reservedBytes() - before);
       }
     }
