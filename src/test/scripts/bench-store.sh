@@ -9,7 +9,12 @@
 #      (measured in the same round).
 #   2. put c=50 p=1 and cycle 10+10 on an empty server: ops/s, p99, p99.9, max.
 #   3. fill FILL_JOBS x 100 B on a freshly started server: RSS growth per job (first round only).
-#   4. drain DRAIN_JOBS c=4: jobs/s.
+#   4. drain DRAIN_JOBS c=4: jobs/s, and reserve-to-RESERVED p99/p99.9/max.
+#   4b. put c=4 p=16 (pipelined) on the empty and the deep servers, and cycle 10+10 and drain on
+#      the deep ones too (DEEP_CASES, EMPTY_CASES pick the cases; BACKLOG=1000000 or 5000000 is the
+#      depth sweep's point, the empty server its 0).
+#   4c. BASE_JAR: a second build of ours (the previous one) runs every case beside JAR in the same
+#      rounds, as "base-empty" and "base-deep": the before/after of a change in one run.
 #   5. Our GC pauses per case: every server of ours logs -Xlog:gc with wall-clock millis; each pause
 #      goes to the run that was going on when it ended (by the run's start and end time), or to
 #      "start-up" or "between runs"; per case the count, total and longest over all its runs.
@@ -26,7 +31,9 @@
 #              DURATION_MS [3000], WARMUP_MS [1000], STALL_MS [30000], CASE_TIMEOUT_S [300],
 #              PREFILL_TIMEOUT_S [900], BEANSTALKD [beanstalkd],
 #              JVM_OPTIONS [@conf/jvm.options when that file exists: the settings the server ships with],
-#              SUMMARY_ONLY [0; 1: print the summary of the run already in OUT and stop]
+#              SUMMARY_ONLY [0; 1: print the summary of the run already in OUT and stop],
+#              BASE_JAR [none], EMPTY_CASES [put-c50 put-c4p16 cycle drain],
+#              DEEP_CASES [put-c50 put-c4p16 cycle drain], FILL [1; 0: no fill case]
 # Output: the summary on stdout and in OUT/summary.txt; each run's Bench output in OUT/raw, the runs'
 #         times in OUT/runs.tsv, the GC logs OUT/gc-ours-*.log and the servers' output OUT/*.server.log.
 # Memory: each server holding BACKLOG=5000000 jobs of 100 B takes about 1.5 GB.
@@ -46,6 +53,10 @@ STALL_MS=${STALL_MS:-30000}
 CASE_TIMEOUT_S=${CASE_TIMEOUT_S:-300}
 PREFILL_TIMEOUT_S=${PREFILL_TIMEOUT_S:-900}
 BEANSTALKD=${BEANSTALKD:-beanstalkd}
+BASE_JAR=${BASE_JAR:-}
+EMPTY_CASES=${EMPTY_CASES:-put-c50 put-c4p16 cycle drain}
+DEEP_CASES=${DEEP_CASES:-put-c50 put-c4p16 cycle drain}
+FILL=${FILL:-1}
 if [ -z "${JVM_OPTIONS+set}" ] && [ -f conf/jvm.options ]; then JVM_OPTIONS=@conf/jvm.options; fi
 JVM_OPTIONS=${JVM_OPTIONS:-}
 
@@ -105,20 +116,37 @@ throughput = lambda name: [("opsPerSec", name, "n")] + latency
 print()
 print("== bench-store summary: %s rounds; values are medians over rounds, ratios medians of "
       "per-round ratios (range: their lowest and highest) ==" % rounds)
-table("1. put c=50 p=1, %s queued" % "{:,}".format(int(backlog)), "ours", "beanstalkd", "ours/bs",
-      [("", "put-c50", "ours-deep", "bs-deep", throughput("ops/s"))])
-table("1. ours: with that backlog vs empty", "backlog", "empty", "back/empty",
-      [("", "put-c50", "ours-deep", "ours-empty", throughput("ops/s"))])
-table("2. empty server", "ours", "beanstalkd", "ours/bs",
-      [("put c=50 p=1", "put-c50", "ours-empty", "bs-empty", throughput("ops/s")),
-       ("cycle 10+10 (put to RESERVED)", "cycle", "ours-empty", "bs-empty", throughput("jobs/s"))])
-table("3.-4. memory and drain", "ours", "beanstalkd", "ours/bs",
-      [("fill %s: RSS growth (1 run, fresh)" % "{:,}".format(int(fill_jobs)), "fill",
-        "ours-empty", "bs-empty", [("rssBytesPerJob", "B/job", "n")]),
-       ("drain %s c=4" % "{:,}".format(int(drain_jobs)), "drain", "ours-empty", "bs-empty",
-        [("opsPerSec", "jobs/s", "n")]),
-       ("prefill %s (the backlog, 1 run)" % "{:,}".format(int(backlog)), "prefill", "ours-deep",
-        "bs-deep", [("opsPerSec", "jobs/s", "n"), ("rssBytesPerJob", "B/job", "n")])])
+deep = "%s queued" % "{:,}".format(int(backlog))
+cases = [("put-c50", "put c=50 p=1", "ops/s"), ("put-c4p16", "put c=4 p=16", "ops/s"),
+         ("cycle", "cycle 10+10 (put to RESERVED)", "jobs/s"),
+         ("drain", "drain %s c=4 (reserve to RESERVED)" % "{:,}".format(int(drain_jobs)), "jobs/s")]
+present = lambda case, server: (case, server) in results
+for ours in ["ours", "base"]:
+    if not any(k[1].startswith(ours + "-") for k in results):
+        continue
+    for depth, label in [("empty", "empty server"), ("deep", deep)]:
+        rows = [(name, case, "%s-%s" % (ours, depth), "bs-%s" % depth, throughput(unit))
+                for case, name, unit in cases if present(case, "%s-%s" % (ours, depth))]
+        if rows:
+            table("%s vs beanstalkd, %s" % (ours, label), ours, "beanstalkd", ours + "/bs", rows)
+for depth, label in [("empty", "empty server"), ("deep", deep)]:
+    rows = [(name, case, "ours-%s" % depth, "base-%s" % depth, throughput(unit))
+            for case, name, unit in cases if present(case, "base-%s" % depth)]
+    if rows:
+        table("ours vs base (the previous build), %s" % label, "ours", "base", "ours/base", rows)
+rows = [(name, case, "ours-deep", "ours-empty", throughput(unit))
+        for case, name, unit in cases if present(case, "ours-deep") and present(case, "ours-empty")]
+if rows:
+    table("ours: with that backlog vs empty", "backlog", "empty", "back/empty", rows)
+rows = []
+if present("fill", "ours-empty"):
+    rows.append(("fill %s: RSS growth (1 run, fresh)" % "{:,}".format(int(fill_jobs)), "fill",
+                 "ours-empty", "bs-empty", [("rssBytesPerJob", "B/job", "n")]))
+if present("prefill", "ours-deep"):
+    rows.append(("prefill %s (the backlog, 1 run)" % "{:,}".format(int(backlog)), "prefill", "ours-deep",
+                 "bs-deep", [("opsPerSec", "jobs/s", "n"), ("rssBytesPerJob", "B/job", "n")]))
+if rows:
+    table("memory", "ours", "beanstalkd", "ours/bs", rows)
 
 # 5. GC pauses: -Xlog:gc lines "[<uptime>s][<epoch>ms][info][gc] GC(n) Pause ... <d>ms".
 pause_line = re.compile(r"^.*?\[(\d+)ms\].*\bPause\b.*?([\d.]+)ms\s*$")
@@ -206,9 +234,9 @@ start_ours() {
   port=$(free_port)
   local conf="{\"host\":\"127.0.0.1\",\"port\":$port,\"http\":{\"port\":0}}"
   local gc="-Xlog:gc:file=$OUT/gc-$1.log:timemillis,uptime,level,tags"
-  echo "  $1: taskset -c 0 java $JVM_OPTIONS $gc -jar $JAR -conf '$conf'"
+  echo "  $1: taskset -c 0 java $JVM_OPTIONS $gc -jar ${JAR_OF_SERVER:-$JAR} -conf '$conf'"
   # shellcheck disable=SC2086 # JVM_OPTIONS is a list of words
-  taskset -c 0 java $JVM_OPTIONS "$gc" -jar "$JAR" -conf "$conf" >"$OUT/$1.server.log" 2>&1 &
+  taskset -c 0 java $JVM_OPTIONS "$gc" -jar "${JAR_OF_SERVER:-$JAR}" -conf "$conf" >"$OUT/$1.server.log" 2>&1 &
   PID[$1]=$!
   PIDS+=("$!")
   PORT[$1]=$port
@@ -250,31 +278,52 @@ timed() {
 echo "bench-store: $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(date -u '+%Y-%m-%d %H:%M UTC')," \
   "load average $(cut -d' ' -f1-3 /proc/loadavg), $($BEANSTALKD -v 2>&1 | head -n 1)"
 echo "generator: taskset -c 1 java -cp $JAR io.github.vertxbeanstalkd.bench.Bench --target ... --size $SIZE"
-echo "servers (empty: fill, then the empty cases):"
-start_ours ours-empty
-start_beanstalkd bs-empty
-echo "fill $FILL_JOBS x $SIZE B on fresh servers (round 1 only)"
-for s in ours-empty bs-empty; do
-  bench fill "$s" 1 "$CASE_TIMEOUT_S" --mode fill --jobs "$FILL_JOBS"
-done
-echo "servers (deep: $BACKLOG jobs queued in a tube of their own):"
-start_ours ours-deep
-start_beanstalkd bs-deep
-for s in ours-deep bs-deep; do
-  bench prefill "$s" 1 "$PREFILL_TIMEOUT_S" --mode prefill --jobs "$BACKLOG"
-done
+# bench_case CASE SERVER ROUND: one run of a named case.
+bench_case() {
+  local name=$1 server=$2 round=$3
+  case "$name" in
+    put-c50) bench "$name" "$server" "$round" "$CASE_TIMEOUT_S" --mode put -c 50 -p 1 $(timed) ;;
+    put-c4p16) bench "$name" "$server" "$round" "$CASE_TIMEOUT_S" --mode put -c 4 -p 16 $(timed) ;;
+    cycle) bench "$name" "$server" "$round" "$CASE_TIMEOUT_S" --mode cycle -c 10 -p 1 $(timed) ;;
+    drain) bench "$name" "$server" "$round" "$CASE_TIMEOUT_S" --mode drain -c 4 --jobs "$DRAIN_JOBS" ;;
+    *) echo "unknown case $name" >&2; exit 2 ;;
+  esac
+}
+
+OURS=(ours)
+[ -z "$BASE_JAR" ] || OURS+=(base)
+jar_of() { if [ "$1" = base ]; then echo "$BASE_JAR"; else echo "$JAR"; fi; }
+EMPTY_SERVERS=() DEEP_SERVERS=()
+if [ -n "$EMPTY_CASES" ] || [ "$FILL" = 1 ]; then
+  echo "servers (empty: fill, then the empty cases):"
+  for o in "${OURS[@]}"; do JAR_OF_SERVER=$(jar_of "$o") start_ours "$o-empty"; EMPTY_SERVERS+=("$o-empty"); done
+  start_beanstalkd bs-empty
+  EMPTY_SERVERS+=(bs-empty)
+fi
+if [ "$FILL" = 1 ]; then
+  echo "fill $FILL_JOBS x $SIZE B on fresh servers (round 1 only)"
+  for s in "${EMPTY_SERVERS[@]}"; do
+    bench fill "$s" 1 "$CASE_TIMEOUT_S" --mode fill --jobs "$FILL_JOBS"
+  done
+fi
+if [ -n "$DEEP_CASES" ]; then
+  echo "servers (deep: $BACKLOG jobs queued in a tube of their own):"
+  for o in "${OURS[@]}"; do JAR_OF_SERVER=$(jar_of "$o") start_ours "$o-deep"; DEEP_SERVERS+=("$o-deep"); done
+  start_beanstalkd bs-deep
+  DEEP_SERVERS+=(bs-deep)
+  for s in "${DEEP_SERVERS[@]}"; do
+    bench prefill "$s" 1 "$PREFILL_TIMEOUT_S" --mode prefill --jobs "$BACKLOG"
+  done
+fi
 for round in $(seq 1 "$ROUNDS"); do
   echo "round $round of $ROUNDS (load $(cut -d' ' -f1 /proc/loadavg))"
-  # shellcheck disable=SC2046 # timed prints options
-  for s in ours-deep bs-deep ours-empty bs-empty; do
-    bench put-c50 "$s" "$round" "$CASE_TIMEOUT_S" --mode put -c 50 -p 1 $(timed)
+  # Within a round every case runs on each server in turn, so that ours, the base build and
+  # beanstalkd see the same moment of the machine.
+  for name in $DEEP_CASES; do
+    for s in "${DEEP_SERVERS[@]}"; do bench_case "$name" "$s" "$round"; done
   done
-  for s in ours-empty bs-empty; do
-    # shellcheck disable=SC2046
-    bench cycle "$s" "$round" "$CASE_TIMEOUT_S" --mode cycle -c 10 -p 1 $(timed)
-  done
-  for s in ours-empty bs-empty; do
-    bench drain "$s" "$round" "$CASE_TIMEOUT_S" --mode drain -c 4 --jobs "$DRAIN_JOBS"
+  for name in $EMPTY_CASES; do
+    for s in "${EMPTY_SERVERS[@]}"; do bench_case "$name" "$s" "$round"; done
   done
 done
 LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)

@@ -2,6 +2,7 @@ package io.github.vertxbeanstalkd.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 import java.util.Random;
@@ -58,6 +59,51 @@ class SlotHeapTest {
     }
     heap.close();
     assertEquals(0, memory.reservedBytes());
+  }
+
+  @Test
+  void aHeapOfManyBlocksGrowsABlockAtATimeAndGivesThemBack() {
+    int n = 5 * SlotHeap.BLOCK_SLOTS + 123;
+    long[] bigKeys = new long[n];
+    int[] bigPositions = new int[n];
+    DirectMemory bigMemory = new DirectMemory();
+    SlotHeap big = new SlotHeap(bigMemory) {
+      protected boolean less(int a, int b) {
+        return bigKeys[a] < bigKeys[b] || (bigKeys[a] == bigKeys[b] && a < b);
+      }
+      protected int positionOf(int slot) {
+        return bigPositions[slot];
+      }
+      protected void setPosition(int slot, int position) {
+        bigPositions[slot] = position;
+      }
+    };
+    Random random = new Random(5);
+    for (int slot = 0; slot < n; slot++) {
+      bigKeys[slot] = random.nextInt(1_000_000);
+      long before = big.reservedBytes();
+      big.add(slot);
+      if (slot == SlotHeap.BLOCK_SLOTS || slot == 3 * SlotHeap.BLOCK_SLOTS) {
+        // Past the first block the heap takes one more block and keeps the ones it has.
+        assertEquals(before + 4L * SlotHeap.BLOCK_SLOTS, big.reservedBytes(), "at " + slot);
+      }
+    }
+    assertEquals(4L * 6 * SlotHeap.BLOCK_SLOTS, big.reservedBytes());
+    assertEquals(big.reservedBytes(), bigMemory.reservedBytes());
+    long previous = Long.MIN_VALUE;
+    for (int left = n; left > 0; left--) {
+      int top = big.peek();
+      assertTrue(bigKeys[top] >= previous, "popped in order");
+      previous = bigKeys[top];
+      big.remove(top);
+      assertEquals(left - 1, big.size());
+      assertTrue(big.reservedBytes() >= 4L * big.size(), "room for what is left");
+      assertTrue(big.reservedBytes() <= 4L * (big.size() + 2L * SlotHeap.BLOCK_SLOTS), "blocks given back");
+    }
+    assertEquals(SlotHeap.NONE, big.peek());
+    assertTrue(big.reservedBytes() <= 4L * 64, "the first block halved back");
+    big.close();
+    assertEquals(0, bigMemory.reservedBytes());
   }
 
   @Test

@@ -2,6 +2,7 @@ package io.github.vertxbeanstalkd.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -10,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 class SlotIndexTest {
   private final DirectMemory memory = new DirectMemory();
-  private final long[] idOfSlot = new long[200_000];
+  private final long[] idOfSlot = new long[400_001];
   private final SlotIndex index = new SlotIndex(memory, slot -> idOfSlot[slot]);
 
   @Test
@@ -19,7 +20,7 @@ class SlotIndexTest {
     HashMap<Long, Integer> model = new HashMap<>();
     ArrayList<Long> liveIds = new ArrayList<>();
     ArrayList<Integer> freeSlots = new ArrayList<>();
-    for (int s = idOfSlot.length - 1; s >= 0; s--) {
+    for (int s = 200_000 - 1; s >= 0; s--) {
       freeSlots.add(s);
     }
     long nextId = 1;
@@ -52,7 +53,9 @@ class SlotIndexTest {
       }
       assertEquals(model.size(), index.size());
       if (target == 50) {
-        index.trim();
+        for (int calls = 0; calls < 1000 && index.reservedBytes() > 4 * 1024; calls++) {
+          index.trim();
+        }
         assertEquals(4 * 1024, index.reservedBytes(), "shrunk to the smallest table, 1024 buckets");
       }
       for (var e : model.entrySet()) {
@@ -61,5 +64,83 @@ class SlotIndexTest {
     }
     index.close();
     assertEquals(0, memory.reservedBytes());
+  }
+
+  @Test
+  void trimReadsABoundedNumberOfRecordsPerCall() {
+    int[] recordReads = new int[1];
+    SlotIndex counted = new SlotIndex(memory, slot -> {
+      recordReads[0]++;
+      return idOfSlot[slot];
+    });
+    int n = 400_000;
+    for (int id = 1; id <= n; id++) {
+      idOfSlot[id] = id;
+      counted.put(id, id);
+    }
+    // Down to 60,000 entries: under an eighth of the 2^19 buckets, so halving starts, and the
+    // removes that drive it stop soon after; what is left to move is trim's.
+    int live = 60_000;
+    for (int id = 1; id <= n - live; id++) {
+      assertTrue(counted.remove(id));
+    }
+    int calls = 0;
+    long before = counted.reservedBytes();
+    for (; calls < 1000 && counted.reservedBytes() >= before; calls++) {
+      recordReads[0] = 0;
+      counted.trim();
+      assertTrue(recordReads[0] <= SlotIndex.TRIM_MOVES_PER_CALL, recordReads[0] + " records read in one call");
+    }
+    assertTrue(calls > 1, "moving " + live + " entries took " + calls + " calls");
+    assertTrue(counted.reservedBytes() < before, "the old table went");
+    for (int id = n - live + 1; id <= n; id += 101) {
+      assertEquals(id, counted.get(id));
+    }
+  }
+
+  @Test
+  void trimShrinksAnEmptiedTableInOneCall() {
+    for (int id = 1; id <= 100_000; id++) {
+      put(id, id);
+    }
+    for (int id = 1; id <= 100_000; id++) {
+      assertTrue(index.remove(id));
+    }
+    index.trim();
+    assertEquals(4 * 1024, index.reservedBytes(), "empty buckets are cheap to pass");
+  }
+
+  @Test
+  void theDoubledTableIsTakenABlockAtATimeBeforeItIsNeeded() {
+    int buckets = 1 << 20;
+    int full = buckets / 4 * 3;
+    long[] ids = new long[full + 2];
+    DirectMemory bigMemory = new DirectMemory();
+    SlotIndex big = new SlotIndex(bigMemory, slot -> ids[slot]);
+    long blockBytes = 4L << 16;
+    long largestStep = 0;
+    for (int slot = 0; slot <= full; slot++) {
+      long before = big.reservedBytes();
+      ids[slot] = slot + 1;
+      big.put(slot + 1, slot);
+      if (slot > buckets / 2) { // from half full on, past where the doubled table is taken
+        largestStep = Math.max(largestStep, big.reservedBytes() - before);
+      }
+    }
+    // The last put started the doubling with the 8 MiB table already taken, one 256 KiB block at
+    // a time: no put zeroed more than a block.
+    assertEquals(blockBytes, largestStep);
+    assertEquals(4L * buckets + 8L * buckets, big.reservedBytes());
+    assertEquals(bigMemory.reservedBytes(), big.reservedBytes());
+    for (int slot = 0; slot <= full; slot += 997) {
+      assertEquals(slot, big.get(slot + 1));
+    }
+    big.close();
+    assertEquals(0, bigMemory.reservedBytes());
+  }
+
+  private void put(long id, int slot) {
+    idOfSlot[slot] = id;
+    index.put(id, slot);
   }
 }
