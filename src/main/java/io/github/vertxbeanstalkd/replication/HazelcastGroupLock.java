@@ -8,8 +8,6 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.cp.CPMember;
 import com.hazelcast.cp.CPSubsystemManagementService;
 import com.hazelcast.cp.lock.FencedLock;
-import com.hazelcast.cp.session.CPSession;
-import com.hazelcast.cp.session.CPSessionManagementService;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -290,18 +288,7 @@ final class HazelcastGroupLock implements GroupLock {
       // of members that never left): its sessions are not this node's to close.
       return;
     }
-    try {
-      CPSessionManagementService sessions = hz.getCPSubsystem().getCPSessionManagementService();
-      for (CPSession s : sessions.getAllSessions(CP_GROUP).toCompletableFuture().get(5, TimeUnit.SECONDS)) {
-        if (s.endpoint().equals(gone.getAddress()) && s.creationTime() < removedAtMillis) {
-          sessions.forceCloseSession(CP_GROUP, s.id()).toCompletableFuture().get(5, TimeUnit.SECONDS);
-          log.info("replication: closed the CP session of departed member {}", gone.getAddress());
-        }
-      }
-    } catch (Exception e) {
-      log.warn("replication: could not close the CP sessions of departed member {}: {}", gone.getAddress(),
-          e.toString());
-    }
+    DepartedSessions.close(hz, CP_GROUP, gone.getAddress(), removedAtMillis);
   }
 
   /**
