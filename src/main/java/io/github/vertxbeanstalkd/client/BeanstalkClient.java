@@ -1,5 +1,6 @@
 package io.github.vertxbeanstalkd.client;
 
+import io.github.vertxbeanstalkd.bus.AddressRoutes;
 import io.github.vertxbeanstalkd.bus.ClusterNodes;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -37,6 +38,7 @@ public final class BeanstalkClient {
   private final BeanstalkClientOptions options;
   private final String nodeId;
   private final PrimaryChanges primaryChanges;
+  private final AddressRoutes routes;
 
   private BeanstalkClient(Vertx vertx, BeanstalkClientOptions options) {
     this.vertx = vertx;
@@ -45,6 +47,7 @@ public final class BeanstalkClient {
     this.nodeId = cluster == null ? null : cluster.localNodeId();
     // The group is named after the address by default (REPLICATION.md replication.group).
     this.primaryChanges = PrimaryChanges.of(vertx, options.address());
+    this.routes = new AddressRoutes(vertx);
   }
 
   /** A client of the server at the default address, with a new session. */
@@ -99,7 +102,7 @@ public final class BeanstalkClient {
   /** A reserve that stops retrying through a failover once {@code isCancelled} says so. */
   Future<BeanstalkJob> reserve(List<String> tubes, long timeoutSeconds, BooleanSupplier isCancelled) {
     JsonObject json = sessionRequest().put("tubes", new JsonArray(new ArrayList<>(tubes)));
-    return FailoverRetry.send(vertx, options, "reserve", elapsedMillis -> {
+    return FailoverRetry.send(vertx, routes, options, "reserve", elapsedMillis -> {
       // A retried reserve waits only what is left of its timeout; a negative one stays BAD_FORMAT.
       long leftSeconds = timeoutSeconds < 0 ? timeoutSeconds
           : Math.max(0, timeoutSeconds - (elapsedMillis + 500) / 1000);
@@ -239,7 +242,7 @@ public final class BeanstalkClient {
 
   private Future<JsonObject> request(String action, JsonObject body) {
     long timeoutMillis = options.requestTimeoutMillis();
-    return FailoverRetry.send(vertx, options, action, elapsedMillis -> send(action, body, timeoutMillis), () -> false)
+    return FailoverRetry.send(vertx, routes, options, action, elapsedMillis -> send(action, body, timeoutMillis), () -> false)
         .recover(BeanstalkClient::typed);
   }
 

@@ -1,5 +1,6 @@
 package io.github.vertxbeanstalkd.client;
 
+import io.github.vertxbeanstalkd.bus.AddressRoutes;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.ReplyException;
@@ -16,6 +17,9 @@ import java.util.function.LongFunction;
  * request whose reply timed out is sent again only when repeating it is harmless (a reserve, a
  * peek, stats). Retries back off from 50 ms to 500 ms and stop {@code failoverRetryMillis} after
  * the first such failure; what is not retried fails with a {@link QueueUnreachableException}.
+ * Each such failure also makes this node look up again who serves the address ({@link
+ * AddressRoutes}): after Hazelcast split this node off and merged it back, its route may name a node
+ * that no longer serves it, and would go on naming it.
  */
 final class FailoverRetry {
   private static final long FIRST_BACKOFF_MILLIS = 50;
@@ -32,6 +36,7 @@ final class FailoverRetry {
 
   private final Vertx vertx;
   private final String address;
+  private final AddressRoutes routes;
   private final long budgetMillis;
   private final String action;
   private final LongFunction<Future<JsonObject>> attempt;
@@ -40,9 +45,10 @@ final class FailoverRetry {
   private long firstFailureNanos = -1;
   private int retries;
 
-  private FailoverRetry(Vertx vertx, BeanstalkClientOptions options, String action,
+  private FailoverRetry(Vertx vertx, AddressRoutes routes, BeanstalkClientOptions options, String action,
       LongFunction<Future<JsonObject>> attempt, BooleanSupplier isCancelled) {
     this.vertx = vertx;
+    this.routes = routes;
     this.address = options.address();
     this.budgetMillis = options.failoverRetryMillis();
     this.action = action;
@@ -54,9 +60,9 @@ final class FailoverRetry {
    * Runs {@code attempt} (given the milliseconds since the first try) until it succeeds, fails
    * otherwise than by being unreachable, or may not or need not be tried again.
    */
-  static Future<JsonObject> send(Vertx vertx, BeanstalkClientOptions options, String action,
+  static Future<JsonObject> send(Vertx vertx, AddressRoutes routes, BeanstalkClientOptions options, String action,
       LongFunction<Future<JsonObject>> attempt, BooleanSupplier isCancelled) {
-    return new FailoverRetry(vertx, options, action, attempt, isCancelled).next();
+    return new FailoverRetry(vertx, routes, options, action, attempt, isCancelled).next();
   }
 
   static boolean isRepeatable(String action) {
@@ -68,10 +74,10 @@ final class FailoverRetry {
   }
 
   private Future<JsonObject> retryOrFail(Throwable error) {
-    if (!(error instanceof ReplyException re)
-        || (re.failureType() != ReplyFailure.NO_HANDLERS && re.failureType() != ReplyFailure.TIMEOUT)) {
+    if (!(error instanceof ReplyException re) || !AddressRoutes.mayBeStale(error)) {
       return Future.failedFuture(error);
     }
+    routes.refresh(address);
     boolean reachedNoNode = re.failureType() == ReplyFailure.NO_HANDLERS;
     boolean isSafeToRepeat = reachedNoNode || isRepeatable(action);
     if (firstFailureNanos < 0) {

@@ -1,5 +1,6 @@
 package io.github.vertxbeanstalkd.replication;
 
+import io.github.vertxbeanstalkd.bus.AddressRoutes;
 import io.github.vertxbeanstalkd.persistence.BinlogRecord;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -7,8 +8,6 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
-import io.vertx.core.eventbus.ReplyException;
-import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 import org.slf4j.Logger;
@@ -60,8 +59,7 @@ final class Follower implements Candidacy.Stream {
   private volatile long copiedTerm = -1;
   private volatile long appliedVolatile;
   private boolean isSubscribing;
-  /** A refresh of this node's route to the primary's address is under way. */
-  private boolean isRefreshingRoute;
+  private final AddressRoutes routes;
   private Future<?> work = Future.succeededFuture();
 
   /** @param positions where this node's position survives a restart; null keeps it in memory only */
@@ -71,6 +69,7 @@ final class Follower implements Candidacy.Stream {
     this.engine = engine;
     this.listener = listener;
     this.positions = positions;
+    this.routes = new AddressRoutes(vertx);
   }
 
   /**
@@ -237,33 +236,14 @@ final class Follower implements Candidacy.Stream {
             log.info("replication: following the primary of term {}{}", term,
                 resumed ? ", resuming from sequence " + applied : "");
           } else {
-            if (r.cause() instanceof ReplyException re && re.failureType() == ReplyFailure.NO_HANDLERS) {
-              refreshPrimaryRoute();
+            // After a split and merge this node's route to the primary's address may name itself
+            // (NO_HANDLERS) or a node that no longer serves it (TIMEOUT): see AddressRoutes.
+            if (AddressRoutes.mayBeStale(r.cause())) {
+              routes.refresh(addresses.primary());
             }
             logUnanswered(r.cause());
           }
         });
-  }
-
-  /**
-   * Makes this node's event bus look up who serves the primary's address again. Vert.x caches that
-   * per address and updates it only when the address's registrations change; Vert.x 5.0's
-   * clustered event bus ignores the cluster manager's "registrations lost" (a no-op). A node that
-   * was primary, was paused, and stepped down while Hazelcast split it off kept its own old
-   * registration in that cache through the merge, so every subscription went to itself and found
-   * no handler, for as long as the primary stayed the same (minutes, in a SIGSTOP run). A local
-   * registration on the address, at once removed, changes its registrations on this node only and
-   * refreshes the cache from the cluster; a subscription of this node's that meets it in that
-   * moment is refused and tried again.
-   */
-  private void refreshPrimaryRoute() {
-    if (isRefreshingRoute) {
-      return;
-    }
-    isRefreshingRoute = true;
-    MessageConsumer<JsonObject> nudge = vertx.eventBus().localConsumer(addresses.primary(),
-        m -> m.fail(503, "NOT_PRIMARY (a standby refreshing its route)"));
-    nudge.completion().transform(v -> nudge.unregister()).onComplete(v -> isRefreshingRoute = false);
   }
 
   /** Said now and then, not at every try: a node that stays syncing says why. */
