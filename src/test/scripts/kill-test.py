@@ -221,6 +221,9 @@ class Node:
         command = [self.args.java]
         if self.args.jvm_options:
             command.append("@" + self.args.jvm_options)
+        if self.args.jfr:
+            # A flight recording of the last 90 s, dumped with the threads when a deadline passes.
+            command.append("-XX:StartFlightRecording=name=kt,settings=profile,maxage=90s")
         command += ["-Dvertx.hazelcast.config=" + self.cluster_xml, "-jar", self.args.jar,
                     "-cluster", "-cluster-host", HOST, "-conf", self.conf_path]
         env = {k: v for k, v in os.environ.items() if not k.startswith("BEANSTALKD_")}
@@ -379,6 +382,11 @@ def dump_threads(nodes, args):
                 subprocess.run([jcmd, str(node.pid), "Thread.print", "-l"], stdout=out,
                                stderr=subprocess.STDOUT, timeout=30)
             written.append(path)
+            if args.jfr:
+                recording = os.path.join(node.dir, "recording-%d.jfr" % int(time.time()))
+                subprocess.run([jcmd, str(node.pid), "JFR.dump", "name=kt", "filename=" + recording],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, timeout=60)
+                written.append(recording)
         except (OSError, subprocess.TimeoutExpired) as error:
             print("kill-test: no thread dump of %s: %s" % (node.name, error), file=sys.stderr)
     return written
@@ -1317,6 +1325,9 @@ def parse_args(argv):
     p.add_argument("--drain-timeout", type=float, default=120.0)
     p.add_argument("--workdir", default=None, help="where the temporary directory goes")
     p.add_argument("--keep-dir", action="store_true", help="keep the nodes' directories and logs")
+    p.add_argument("--jfr", action="store_true",
+                   help="record every node with JFR (profile settings, the last 90 s) and dump the recordings"
+                        " next to the thread dumps when a deadline passes")
     p.add_argument("--report", default="kill-test-report.json")
     args = p.parse_args(argv)
     # The nodes run in the repository root; paths given relative to the caller's directory stay right.
