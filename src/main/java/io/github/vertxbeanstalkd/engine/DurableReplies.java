@@ -9,6 +9,7 @@ import java.util.ArrayList;
  * The sessions' replies on their way out: each leaves only once every binlog record appended
  * before it is durable under the fsync policy, so no client sees an effect a crash could take
  * back. Replies wait per session and leave in the order they became ready, also across sessions.
+ * A replicated primary's replies, all of them, also wait for a fresh lease on the group's lock.
  */
 final class DurableReplies {
   private final ReplySink sink;
@@ -62,8 +63,8 @@ final class DurableReplies {
       // Older replies first: the binlog may have moved on before its callback reached us.
       onDurable(durable);
     }
-    boolean isDurable = lastSequence <= durable
-        || (binlog.health() == Binlog.Health.FAILED && lastSequence <= gate.acknowledgedSequence());
+    boolean isDurable = gate.isLeaseFresh() && (lastSequence <= durable
+        || (binlog.health() == Binlog.Health.FAILED && lastSequence <= gate.acknowledgedSequence()));
     for (int i = 0; i < dirty.size(); i++) {
       Session s = dirty.get(i);
       s.outbox.clearDirty();
@@ -85,6 +86,10 @@ final class DurableReplies {
    * acknowledged may leave, in order. The binlog alone never releases a replicated primary's reply.
    */
   void onDurable(long sequence) {
+    if (!gate.isLeaseFresh()) {
+      // A replicated primary past its lease answers nothing until the lock is confirmed again.
+      return;
+    }
     sequence = Math.min(sequence, gate.acknowledgedSequence());
     int kept = 0;
     for (int i = 0; i < awaitingDurable.size(); i++) {

@@ -14,6 +14,11 @@ class ReplicationGate {
     long acknowledgedSequence() {
       return Long.MAX_VALUE;
     }
+
+    @Override
+    boolean isLeaseFresh() {
+      return true;
+    }
   };
 
   private final Clock clock;
@@ -45,6 +50,18 @@ class ReplicationGate {
 
   boolean acceptsChanges() {
     return acceptsChanges;
+  }
+
+  /**
+   * Whether this primary may answer at all: a reply that logs nothing (a reserve handing out a
+   * job, a peek, stats) also tells a client what the queue holds. A primary resumed after a pause
+   * that found a job for a reserve waiting since before it would otherwise hand out a job the new
+   * primary may have deleted meanwhile (the SIGSTOP kill test: a deleted job reserved again 3 s
+   * after its delete); now that reply waits for the lease, and turns INTERNAL_ERROR when the node
+   * steps down.
+   */
+  boolean isLeaseFresh() {
+    return clock.nanos() < leaseUntilNanos;
   }
 
   /**

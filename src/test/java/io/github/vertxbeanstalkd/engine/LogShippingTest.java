@@ -6,6 +6,7 @@ import static io.github.vertxbeanstalkd.engine.Commands.kickJob;
 import static io.github.vertxbeanstalkd.engine.Commands.put;
 import static io.github.vertxbeanstalkd.engine.Commands.release;
 import static io.github.vertxbeanstalkd.engine.Commands.reserveJob;
+import static io.github.vertxbeanstalkd.engine.Commands.reserveWithTimeout;
 import static io.github.vertxbeanstalkd.engine.Commands.use;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -159,6 +160,40 @@ class LogShippingTest {
     assertEquals(List.of(), primary.take(producer), "acknowledged with a stale lease");
     primary.engine.shipping().renewLease(System.nanoTime(), 3 * FakeClock.SECOND);
     assertEquals(List.of("INSERTED 2"), primary.take(producer));
+  }
+
+  @Test
+  void aPrimaryWhoseLeaseRanOutHandsOutNoJobToAReserveThatWaited() {
+    replicateUnacknowledged();
+    primary.engine.shipping().renewLease(System.nanoTime(), 3 * FakeClock.SECOND);
+    primary.engine.shipping().acknowledge(Long.MAX_VALUE);
+    Session producer = primary.open();
+    Session consumer = primary.open();
+    assertEquals("INSERTED 1", primary.one(producer, put(0, 1, 60, "delayed")));
+    primary.engine.submit(consumer.key, List.of(reserveWithTimeout(10)), io.github.vertxbeanstalkd.bus.Scope.NONE);
+    assertEquals(List.of(), primary.take(consumer), "waits: the job is delayed");
+    // Paused past its lease (SIGSTOP): the delay ends as it resumes, with nothing new logged, while
+    // another node may have promoted and had the job reserved and deleted.
+    primary.passMillis(5_000);
+    assertEquals(List.of(), primary.take(consumer), "a job handed out on a stale lease");
+    // The lock is lost: it steps down, and the reserve's reply says the command failed.
+    primary.engine.shipping().stopReplicating();
+    assertEquals(List.of("INTERNAL_ERROR"), primary.take(consumer));
+  }
+
+  @Test
+  void aPrimaryWhoseLeaseIsRenewedAnswersWhatWaited() {
+    replicateUnacknowledged();
+    primary.engine.shipping().renewLease(System.nanoTime(), 3 * FakeClock.SECOND);
+    primary.engine.shipping().acknowledge(Long.MAX_VALUE);
+    Session producer = primary.open();
+    Session consumer = primary.open();
+    primary.send(producer, put("x"));
+    primary.clock.advanceMillis(5_000);
+    primary.engine.submit(consumer.key, List.of(reserveWithTimeout(0)), io.github.vertxbeanstalkd.bus.Scope.NONE);
+    assertEquals(List.of(), primary.take(consumer), "answered on a stale lease");
+    primary.engine.shipping().renewLease(System.nanoTime(), 3 * FakeClock.SECOND);
+    assertEquals(1, primary.take(consumer).size(), "the reserve's reply once the lock is confirmed again");
   }
 
   @Test
