@@ -31,7 +31,9 @@ then jstat). Start modes (--modes): `readme` is `java @conf/jvm.options -jar JAR
 same seed). --nmt adds -XX:NativeMemoryTracking=summary to ours and keeps `jcmd PID
 VM.native_memory summary.diff` (against a baseline taken at "start") after each step; --memory-limit-mib N
 runs the server in a cgroup (v1 or v2, created and removed by the script) limited to N MiB and reports
-its failcnt / OOM kills; --jvm-option adds an option (repeatable) to ours; --conf merges JSON into ours.
+its failcnt / OOM kills; --start-settle-seconds N reads "start" N s after the port answers (the RSS at the
+port's opening still holds memory the start-up's compilers freed, which the JVM gives back within 5-10 s,
+and its return would hide as much of the stream's growth; the reading at the opening is kept as "open"); --jvm-option adds an option (repeatable) to ours; --conf merges JSON into ours.
 
 Usage (from the repository root; the jar is copied so that a rebuild does not replace it mid-run;
 not timing-sensitive, so under the shared lock):
@@ -600,6 +602,12 @@ def one_run(args, mode, seed, workdir):
         stats = soak.StatsConnection(port, server, deadline, log_path)
         pid = server.pid
         is_ours = mode != "beanstalkd"
+        if args.start_settle_seconds:
+            # The RSS when the port opens still holds what the start-up's compilers freed and the
+            # JVM has not yet given back (its arena pool and libc's trim run every 5 s): read the
+            # start once that is gone, so that its return does not hide the stream's growth.
+            rss["open"] = soak.proc_status(pid, "VmRSS")
+            time.sleep(args.start_settle_seconds)
         if is_ours and args.nmt:
             nmt(pid, "baseline", os.devnull)
         rss["start"] = soak.proc_status(pid, "VmRSS")
@@ -696,6 +704,9 @@ def main():
     p.add_argument("--connections", type=int, default=8)
     p.add_argument("--tubes", type=int, default=400)
     p.add_argument("--settle-seconds", type=float, default=5)
+    p.add_argument("--start-settle-seconds", type=float, default=0,
+                   help="idle this long after the port answers before reading the start RSS (its reading at"
+                        " the port's opening is kept as 'open')")
     p.add_argument("--phases", default="", help="comma-separated: flood, slow, many")
     p.add_argument("--phase-seconds", type=float, default=5)
     p.add_argument("--many", type=int, default=10_000)
