@@ -24,8 +24,8 @@ final class SegmentFile {
   static final int HEADER_BYTES = 8 + 4 + 8 + 4;
   private static final Pattern NAME = Pattern.compile("binlog\\.(\\d{6,10})");
   /**
-   * The highest index a segment name may carry: the ledger packs an index into 32 bits, and a server
-   * would need 2^31 segments to write one above it, so a file named so is not one of ours.
+   * The highest index a server starts on: the ledger packs an index into 32 bits, and from here a
+   * server would need 2^31 more segments to get past them. A log never gets here by itself.
    */
   static final long MAX_INDEX = Integer.MAX_VALUE;
 
@@ -51,7 +51,7 @@ final class SegmentFile {
       return -1;
     }
     long index = Long.parseLong(m.group(1));
-    return index > 0 && index <= MAX_INDEX && name.equals(name(index)) ? index : -1;
+    return index > 0 && name.equals(name(index)) ? index : -1;
   }
 
   /** Segment files in {@code dir}, oldest first. */
