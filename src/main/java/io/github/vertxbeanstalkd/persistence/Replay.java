@@ -93,7 +93,6 @@ public final class Replay {
 
   private void readSegment(Path file, long index, boolean isLast) throws IOException {
     byte[] data = Files.readAllBytes(file);
-    long damagedBefore = damagedRegions;
     int end = data.length;
     int p = SegmentFile.HEADER_BYTES;
     String headerProblem = SegmentFile.headerProblem(data, index);
@@ -110,11 +109,9 @@ public final class Replay {
       damage(file, 0, headerProblem, resume);
       p = resume;
     }
-    boolean isHighWaterFirst = false;
     while (p < end) {
       RecordCodec.Frame f = RecordCodec.read(data, p, end);
       if (f.record() != null) {
-        isHighWaterFirst |= p == SegmentFile.HEADER_BYTES && f.record() instanceof HighWater;
         apply(f.record(), index, f.frameBytes());
         recordsRead++;
         p += f.frameBytes();
@@ -129,11 +126,6 @@ public final class Replay {
         damage(file, p, f.problem(), resume - p);
         p = resume;
       }
-    }
-    if (!isLast && !isHighWaterFirst && damagedRegions == damagedBefore) {
-      // Every segment starts with a HighWater (FORMAT.md); an older one cut right after its header
-      // would otherwise pass for a segment that ended there, and its records vanish unnoticed.
-      damage(file, SegmentFile.HEADER_BYTES, "segment does not start with a HighWater record", 0);
     }
     segments.add(new RecoveredLog.Segment(index, file, end));
   }

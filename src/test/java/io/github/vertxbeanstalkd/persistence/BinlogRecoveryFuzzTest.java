@@ -189,8 +189,8 @@ class BinlogRecoveryFuzzTest {
   }
 
   /**
-   * What the fuzzer did to the directory. An older segment cut exactly where a record ends, after its
-   * HighWater, cannot be told from one that ended there (FORMAT.md, "End and damage"): no prefix then.
+   * What the fuzzer did to the directory. An older segment cut exactly where its header or a record
+   * ends cannot be told from one that ended there (FORMAT.md, "End and damage"): no prefix then.
    */
   record Damage(boolean isOneByte, int segment, int offset, boolean isOldestSegmentGone,
       boolean isOlderSegmentCutAtRecordEnd) {

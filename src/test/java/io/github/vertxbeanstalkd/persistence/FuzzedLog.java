@@ -130,9 +130,10 @@ final class FuzzedLog {
     }
   }
 
-  /** True if a record of segment {@code segment} (1-based) ends at {@code offset}. */
+  /** True if the header or a record of segment {@code segment} (1-based) ends at {@code offset}. */
   boolean isRecordEnd(int segment, int offset) {
-    return placed.stream().anyMatch(p -> p.segment() == segment && p.offset() + p.bytes() == offset);
+    return offset == SegmentFile.HEADER_BYTES
+        || placed.stream().anyMatch(p -> p.segment() == segment && p.offset() + p.bytes() == offset);
   }
 
   /** The record whose frame holds byte {@code offset} of segment {@code segment} (1-based), or -1. */
