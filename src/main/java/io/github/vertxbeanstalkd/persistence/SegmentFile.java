@@ -22,7 +22,7 @@ final class SegmentFile {
   /** The only version this code writes and reads; see FORMAT.md before changing it. */
   static final int FORMAT_VERSION = 1;
   static final int HEADER_BYTES = 8 + 4 + 8 + 4;
-  private static final Pattern NAME = Pattern.compile("binlog\\.(\\d{6,10})");
+  private static final Pattern NAME = Pattern.compile("binlog\\.(\\d{6,18})");
   /**
    * The highest index a server starts on: the ledger packs an index into 32 bits, and from here a
    * server would need 2^31 more segments to get past them. A log never gets here by itself.

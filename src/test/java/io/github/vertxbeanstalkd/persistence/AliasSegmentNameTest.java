@@ -40,11 +40,14 @@ class AliasSegmentNameTest {
   @Test
   void aSegmentIndexPastTheHighestIsRefusedByNameEvenInRecoverMode() throws IOException {
     LogHarness.writeJobs(dir, SEGMENT_BYTES, 30);
-    Path stray = dir.resolve("binlog.4294967297");
-    Files.copy(SegmentFile.path(dir, 1), stray);
-    for (boolean isRecover : new boolean[] {false, true}) {
-      IOException e = assertThrows(IOException.class, () -> Replay.read(dir, isRecover));
-      assertTrue(e.getMessage().contains(stray + ": a segment index above 2147483647"), e::getMessage);
+    for (String name : new String[] {"binlog.4294967297", "binlog.100000000000"}) {
+      Path stray = dir.resolve(name);
+      Files.copy(SegmentFile.path(dir, 1), stray);
+      for (boolean isRecover : new boolean[] {false, true}) {
+        IOException e = assertThrows(IOException.class, () -> Replay.read(dir, isRecover));
+        assertTrue(e.getMessage().contains(stray + ": a segment index above 2147483647"), e::getMessage);
+      }
+      Files.delete(stray);
     }
   }
 }
