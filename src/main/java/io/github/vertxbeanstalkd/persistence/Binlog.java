@@ -120,9 +120,10 @@ public final class Binlog {
   private void start(RecoveredLog found) {
     recovered = found;
     long index = 0;
+    // Segments lost before a recover start (a hole) leave a gap in the indexes, which the ledger
+    // keeps: an empty stand-in per missing index would be millions of them after one stray file
+    // named like a segment far ahead (say a copy named binlog.20261125).
     for (RecoveredLog.Segment s : found.segments()) {
-      // A hole (skipped in recover mode) gets an empty stand-in so indexes stay consecutive.
-      openStandIns(index, s.index());
       ledger.open(s.index(), s.bytes());
       index = s.index();
     }
@@ -130,29 +131,15 @@ public final class Binlog {
       ledger.restore(found.jobs().get(i).id(), found.baseSegment(i), found.baseFrameBytes(i));
     }
     nextJobIdFloor = found.nextJobId();
+    // A newest segment torn inside its header is written again under its own index.
     long first = found.tornTail() != null && found.tornTail().offset() < SegmentFile.HEADER_BYTES
         ? SegmentFile.indexOf(found.tornTail().file()) : index + 1;
-    // A newest segment torn inside its header is written again under its own index; segments
-    // missing before it (a hole, skipped in recover mode) get stand-ins too: the ledger finds a
-    // segment by its distance from the oldest, so a gap would send every job based in the new
-    // segment to no segment at all (IndexOutOfBoundsException at its first delete).
-    openStandIns(index, first);
     if (found.damagedRegionsSkipped() > 0) {
       migrateAllBelow = first;
     }
     writerThread.start();
     startSegment(first);
     deleteUnneeded();
-  }
-
-  /** Empty segments for the indexes after {@code last} and before {@code next}; none before the first. */
-  private void openStandIns(long last, long next) {
-    if (last == 0) {
-      return;
-    }
-    for (long missing = last + 1; missing < next; missing++) {
-      ledger.open(missing, 0);
-    }
   }
 
   /** What replay found, once; the engine rebuilds from it, and the memory is freed after. */

@@ -60,7 +60,8 @@ public final class Replay {
    *
    * @param recover skip damaged records (counted in the result) instead of refusing
    * @throws BinlogDamageException when the log is damaged and {@code recover} is false
-   * @throws IOException when the files cannot be read, or were written by another format version
+   * @throws IOException when the files cannot be read, were written by another format version, or
+   *     the newest segment's index is above {@link SegmentFile#MAX_INDEX}
    */
   public static RecoveredLog read(Path dir, boolean recover) throws IOException {
     if (!Files.isDirectory(dir)) {
@@ -68,6 +69,13 @@ public final class Replay {
     }
     Replay replay = new Replay(recover);
     List<Path> files = SegmentFile.list(dir);
+    if (!files.isEmpty() && SegmentFile.indexOf(files.get(files.size() - 1)) > SegmentFile.MAX_INDEX) {
+      // Refused even in recover mode, like another format version: the ledger could not hold the
+      // index, and ignoring the file would leave it to be read by a later start after all.
+      throw new IOException("binlog: " + files.get(files.size() - 1) + ": a segment index above "
+          + SegmentFile.MAX_INDEX + ", the highest this server starts on; move the file away if it is not "
+          + "one of this log's");
+    }
     for (int i = 0; i < files.size(); i++) {
       long index = SegmentFile.indexOf(files.get(i));
       if (i > 0 && index != SegmentFile.indexOf(files.get(i - 1)) + 1) {

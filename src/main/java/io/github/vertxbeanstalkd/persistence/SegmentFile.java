@@ -23,17 +23,35 @@ final class SegmentFile {
   static final int FORMAT_VERSION = 1;
   static final int HEADER_BYTES = 8 + 4 + 8 + 4;
   private static final Pattern NAME = Pattern.compile("binlog\\.(\\d{6,18})");
+  /**
+   * The highest index a server starts on: the ledger packs an index into 32 bits, and from here a
+   * server would need 2^31 more segments to get past them. A log never gets here by itself.
+   */
+  static final long MAX_INDEX = Integer.MAX_VALUE;
 
   private SegmentFile() {}
 
   static Path path(Path dir, long index) {
-    return dir.resolve(String.format("binlog.%06d", index));
+    return dir.resolve(name(index));
   }
 
-  /** The segment index a file name stands for, or -1 if it is not a segment file. */
+  private static String name(long index) {
+    return String.format("binlog.%06d", index);
+  }
+
+  /**
+   * The segment index a file name stands for, or -1 if it is not a segment file. Only the name
+   * {@link #path} gives an index counts: otherwise two files (binlog.000007 and binlog.0000007)
+   * could claim one index, and which one replay read first would be the file system's listing order.
+   */
   static long indexOf(Path file) {
-    Matcher m = NAME.matcher(file.getFileName().toString());
-    return m.matches() ? Long.parseLong(m.group(1)) : -1;
+    String name = file.getFileName().toString();
+    Matcher m = NAME.matcher(name);
+    if (!m.matches()) {
+      return -1;
+    }
+    long index = Long.parseLong(m.group(1));
+    return index > 0 && name.equals(name(index)) ? index : -1;
   }
 
   /** Segment files in {@code dir}, oldest first. */

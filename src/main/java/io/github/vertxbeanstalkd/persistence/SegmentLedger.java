@@ -43,8 +43,14 @@ final class SegmentLedger {
   private long diskBytes;
   private long liveBytes;
 
-  /** Starts a new newest segment holding {@code headerBytes}. */
+  /**
+   * Starts a new newest segment holding {@code headerBytes}. Its index is above every other one, but
+   * need not be the next: segments lost before a recover start leave a gap.
+   */
   void open(long index, long headerBytes) {
+    if (!segments.isEmpty() && index <= current().index) {
+      throw new IllegalArgumentException("binlog: segment " + index + " opened after segment " + current().index);
+    }
     segments.add(new Segment(index, headerBytes));
     diskBytes += headerBytes;
   }
@@ -166,7 +172,28 @@ final class SegmentLedger {
   }
 
   private Segment segment(long index) {
-    // Segment indexes are consecutive from the oldest, so the position is a subtraction.
-    return segments.get((int) (index - segments.get(0).index));
+    if (segments.isEmpty()) {
+      throw new IllegalStateException("binlog: segment " + index + " asked of an empty ledger");
+    }
+    // Indexes are consecutive but after a gap, so the position is usually a subtraction.
+    long guess = index - segments.get(0).index;
+    if (guess >= 0 && guess < segments.size() && segments.get((int) guess).index == index) {
+      return segments.get((int) guess);
+    }
+    int low = 0;
+    int high = segments.size() - 1;
+    while (low <= high) {
+      int mid = (low + high) >>> 1;
+      long at = segments.get(mid).index;
+      if (at == index) {
+        return segments.get(mid);
+      } else if (at < index) {
+        low = mid + 1;
+      } else {
+        high = mid - 1;
+      }
+    }
+    throw new IllegalStateException("binlog: segment " + index + " is not in the ledger (segments "
+        + segments.get(0).index + " to " + current().index + ")");
   }
 }

@@ -130,6 +130,12 @@ final class FuzzedLog {
     }
   }
 
+  /** True if the header or a record of segment {@code segment} (1-based) ends at {@code offset}. */
+  boolean isRecordEnd(int segment, int offset) {
+    return offset == SegmentFile.HEADER_BYTES
+        || placed.stream().anyMatch(p -> p.segment() == segment && p.offset() + p.bytes() == offset);
+  }
+
   /** The record whose frame holds byte {@code offset} of segment {@code segment} (1-based), or -1. */
   int recordAt(int segment, int offset) {
     for (int i = 0; i < placed.size(); i++) {
