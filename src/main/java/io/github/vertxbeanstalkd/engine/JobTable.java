@@ -138,6 +138,11 @@ final class JobTable {
     return bodies.read(bodyRef(j), bodyLength(j));
   }
 
+  /** Copies the job's body into {@code target} from index 0; it must hold {@link #bodyLength} bytes. */
+  void copyBody(int j, byte[] target) {
+    bodies.read(bodyRef(j), bodyLength(j), target, 0);
+  }
+
   /** The off-heap memory the job store takes its blocks from, the heaps' arrays included. */
   DirectMemory memory() {
     return memory;

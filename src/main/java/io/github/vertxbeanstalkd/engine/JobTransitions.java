@@ -7,6 +7,7 @@ import io.github.vertxbeanstalkd.persistence.JobCounters;
 import io.github.vertxbeanstalkd.persistence.RecoveredLog;
 import io.github.vertxbeanstalkd.persistence.SnapshotBody;
 import io.github.vertxbeanstalkd.persistence.SnapshotState;
+import io.github.vertxbeanstalkd.protocol.JobBodyPool;
 import io.github.vertxbeanstalkd.protocol.JobBytes;
 import io.github.vertxbeanstalkd.protocol.JobState;
 import io.github.vertxbeanstalkd.protocol.Reply;
@@ -38,6 +39,8 @@ final class JobTransitions {
   /** The sequence of the latest record appended; replies wait until the log has made it durable. */
   private long lastSequence;
   private ChangeStream changes = ChangeStream.NONE;
+  /** The RESERVED and FOUND replies, reused once their fronts have written them. */
+  private final JobBodyPool replies = new JobBodyPool();
 
   JobTransitions(JobTable table, Tubes tubes, Sessions sessions, ReadyListener listener, Binlog binlog, Clock clock) {
     this.table = table;
@@ -69,9 +72,12 @@ final class JobTransitions {
 
   /** The reply that hands out, or shows, the job. */
   Reply.JobBody reply(int j, boolean isReserved) {
-    byte[] body = table.body(j);
-    String tube = tubeOf(j).name;
-    return isReserved ? Reply.JobBody.reserved(table.id(j), body, tube) : Reply.JobBody.found(table.id(j), body, tube);
+    // A copy, not the store's bytes: the reply may wait (for the binlog, for a client that does
+    // not read) while the job is deleted and its room reused.
+    Reply.JobBody reply = replies.take(isReserved ? "RESERVED" : "FOUND", table.id(j), tubeOf(j).name,
+        table.bodyLength(j));
+    table.copyBody(j, reply.bodyArray());
+    return reply;
   }
 
   long nextJobId() {

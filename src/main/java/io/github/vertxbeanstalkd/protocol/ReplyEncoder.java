@@ -39,9 +39,9 @@ public final class ReplyEncoder {
       out.writeByte(' ');
       decimal(out, job.id());
       out.writeByte(' ');
-      decimal(out, job.body().length);
+      decimal(out, job.length());
       out.writeBytes(CRLF, 0, 2);
-      out.writeBytes(job.body(), 0, job.body().length);
+      out.writeBytes(job.bodyArray(), 0, job.length());
       out.writeBytes(CRLF, 0, 2);
     } else if (reply instanceof Reply.Stats stats) {
       document(out, stats.document().yaml());
@@ -85,7 +85,7 @@ public final class ReplyEncoder {
   /** An upper bound of the encoded size, to size buffers once (a stats document may still pass it). */
   public static int sizeHint(Reply reply) {
     if (reply instanceof Reply.JobBody job) {
-      return job.body().length + 48;
+      return job.length() + 48;
     }
     if (reply instanceof Reply.Stats || reply instanceof Reply.TubeNames) {
       return 4096;

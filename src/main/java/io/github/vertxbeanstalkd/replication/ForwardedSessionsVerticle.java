@@ -149,6 +149,10 @@ public final class ForwardedSessionsVerticle extends VerticleBase {
       sessions.remove(f.key(), f);
     }
     ForwardFrames.replies(out(f.key().replyAddress()), f.key().connection(), reply);
+    // The replies are the frame's bytes now: pooled bodies can hold the next reserves'.
+    for (int i = 0; i < reply.replyCount(); i++) {
+      reply.reply(i).release();
+    }
   }
 
   /** Ends {@code f} here and tells its standby. */

@@ -242,6 +242,9 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
         Reply r = unwritten.poll();
         unwrittenBytesHint -= ReplyEncoder.sizeHint(r);
         ReplyEncoder.encode(r, io);
+        // Its bytes are in the channel's buffer now, whatever happens to the job: a pooled body
+        // can hold the next reserve's.
+        r.release();
       } while (!unwritten.isEmpty() && io.written() < WRITE_CHUNK_BYTES);
       io.send();
     }
