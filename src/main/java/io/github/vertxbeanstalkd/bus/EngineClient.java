@@ -1,9 +1,11 @@
 package io.github.vertxbeanstalkd.bus;
 
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.internal.ContextInternal;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -34,13 +36,19 @@ public final class EngineClient {
   private long nextSessionId = 1;
   private final ArrayList<EngineRequest> queued = new ArrayList<>();
   private boolean isFlushScheduled;
-  private final io.vertx.core.Handler<Void> flushTask = v -> flush();
+  /** The front's context, where the turn's requests leave from. */
+  private final ContextInternal context;
+  private final Handler<Void> flushTask = v -> flush();
+  /** What {@code context.runOnContext(flushTask)} does, without a new task object per turn. */
+  private final Runnable flushOnContext;
   private MessageConsumer<EngineReplies> replies;
 
   private EngineClient(Vertx vertx, EngineAddress address) {
     this.vertx = vertx;
     this.address = address;
     this.front = address.newReplyAddress();
+    this.context = (ContextInternal) vertx.getOrCreateContext();
+    this.flushOnContext = () -> context.dispatch(flushTask);
   }
 
   /** A client of the engine at {@code address}, ready once its reply consumer is registered. */
@@ -126,7 +134,7 @@ public final class EngineClient {
     queued.add(request);
     if (!isFlushScheduled) {
       isFlushScheduled = true;
-      vertx.runOnContext(flushTask);
+      context.executor().execute(flushOnContext);
     }
   }
 
