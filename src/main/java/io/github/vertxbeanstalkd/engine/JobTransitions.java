@@ -7,7 +7,6 @@ import io.github.vertxbeanstalkd.persistence.JobCounters;
 import io.github.vertxbeanstalkd.persistence.RecoveredLog;
 import io.github.vertxbeanstalkd.persistence.SnapshotBody;
 import io.github.vertxbeanstalkd.persistence.SnapshotState;
-import io.github.vertxbeanstalkd.protocol.JobBodyPool;
 import io.github.vertxbeanstalkd.protocol.JobBytes;
 import io.github.vertxbeanstalkd.protocol.JobState;
 import io.github.vertxbeanstalkd.protocol.Reply;
@@ -39,11 +38,11 @@ final class JobTransitions {
   /** The sequence of the latest record appended; replies wait until the log has made it durable. */
   private long lastSequence;
   private ChangeStream changes = ChangeStream.NONE;
-  /** The RESERVED and FOUND replies, reused once their fronts have written them. */
-  private final JobBodyPool replies = new JobBodyPool();
+  private final JobReplies replies;
 
   JobTransitions(JobTable table, Tubes tubes, Sessions sessions, ReadyListener listener, Binlog binlog, Clock clock) {
     this.table = table;
+    this.replies = new JobReplies(table);
     this.tubes = tubes;
     this.sessions = sessions;
     this.listener = listener;
@@ -72,12 +71,7 @@ final class JobTransitions {
 
   /** The reply that hands out, or shows, the job. */
   Reply.JobBody reply(int j, boolean isReserved) {
-    // A copy, not the store's bytes: the reply may wait (for the binlog, for a client that does
-    // not read) while the job is deleted and its room reused.
-    Reply.JobBody reply = replies.take(isReserved ? "RESERVED" : "FOUND", table.id(j), tubeOf(j).name,
-        table.bodyLength(j));
-    table.copyBody(j, reply.bodyArray());
-    return reply;
+    return replies.of(j, tubeOf(j).name, isReserved);
   }
 
   long nextJobId() {

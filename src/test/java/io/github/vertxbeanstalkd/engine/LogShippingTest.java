@@ -39,6 +39,13 @@ class LogShippingTest {
     primary.engine.shipping().replicateTo((sequence, record) -> shipped.add(record));
   }
 
+  /** A primary whose lease runs 3 s from now and whose changes need no standby's acknowledgement. */
+  private void leasedFor3sAcknowledgingAlone() {
+    replicateUnacknowledged();
+    primary.engine.shipping().renewLease(System.nanoTime(), 3 * FakeClock.SECOND);
+    primary.engine.shipping().acknowledge(Long.MAX_VALUE);
+  }
+
   private void ship(EngineFixture standby) {
     standby.engine.shipping().apply(new ArrayList<>(shipped));
     shipped.clear();
@@ -148,10 +155,8 @@ class LogShippingTest {
 
   @Test
   void aPrimaryWhoseLeaseRanOutAcknowledgesNothingUntilItIsRenewed() {
-    replicateUnacknowledged();
-    primary.engine.shipping().renewLease(System.nanoTime(), 3 * FakeClock.SECOND);
+    leasedFor3sAcknowledgingAlone();
     Session producer = primary.open();
-    primary.engine.shipping().acknowledge(Long.MAX_VALUE);
     assertEquals("INSERTED 1", primary.one(producer, put("before")));
     // A pause longer than the lease (SIGSTOP): whatever runs first afterwards, nothing is acknowledged.
     primary.clock.advanceMillis(5_000);
@@ -164,9 +169,7 @@ class LogShippingTest {
 
   @Test
   void aPrimaryWhoseLeaseRanOutHandsOutNoJobToAReserveThatWaited() {
-    replicateUnacknowledged();
-    primary.engine.shipping().renewLease(System.nanoTime(), 3 * FakeClock.SECOND);
-    primary.engine.shipping().acknowledge(Long.MAX_VALUE);
+    leasedFor3sAcknowledgingAlone();
     Session producer = primary.open();
     Session consumer = primary.open();
     assertEquals("INSERTED 1", primary.one(producer, put(0, 1, 60, "delayed")));
@@ -183,9 +186,7 @@ class LogShippingTest {
 
   @Test
   void aPrimaryWhoseLeaseIsRenewedAnswersWhatWaited() {
-    replicateUnacknowledged();
-    primary.engine.shipping().renewLease(System.nanoTime(), 3 * FakeClock.SECOND);
-    primary.engine.shipping().acknowledge(Long.MAX_VALUE);
+    leasedFor3sAcknowledgingAlone();
     Session producer = primary.open();
     Session consumer = primary.open();
     primary.send(producer, put("x"));
