@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.vertxbeanstalkd.BeanstalkServer;
 import io.github.vertxbeanstalkd.TestClient;
+import io.github.vertxbeanstalkd.bench.CaseSpec;
 import io.github.vertxbeanstalkd.bus.EngineAddress;
 import io.github.vertxbeanstalkd.bus.LocalCodec;
 import io.github.vertxbeanstalkd.config.ServerConfig;
@@ -23,6 +24,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -53,6 +55,23 @@ class RehearsalTest {
     // Every connection was the rehearsal's own, and every throwaway server is gone again.
     assertTrue(own.size() > 60, "local ports admitted: " + own.size());
     assertEquals(0, vertx.deploymentIDs().size(), vertx.deploymentIDs().toString());
+  }
+
+  @Test
+  void twoRoundsDrainABacklogPastTheStoresFirstBlocksTheOthersStaySmall() {
+    // The deep rounds are there to take the store's growth paths (a ready heap past its first block
+    // of 65,536 slots, an id index that doubles): a drain smaller than that would not.
+    long deepRounds = IntStream.range(0, 20).filter(i -> drainJobs(i) > 65_536).count();
+    assertEquals(RehearsalLoad.DEEP_ROUNDS, deepRounds);
+    assertTrue(drainJobs(RehearsalLoad.FIRST_DEEP_ROUND) > 65_536);
+    assertTrue(drainJobs(0) > 0 && drainJobs(0) < 10_000, "round 0 drains " + drainJobs(0));
+    assertTrue(RehearsalLoad.FIRST_DEEP_ROUND + RehearsalLoad.DEEP_ROUNDS <= RehearsalLoad.MIN_ROUNDS,
+        "the load may stop after MIN_ROUNDS rounds: the deep rounds come before that");
+  }
+
+  private static long drainJobs(int round) {
+    return RehearsalLoad.casesOf(round).stream().filter(c -> c.mode() == CaseSpec.Mode.DRAIN)
+        .mapToLong(CaseSpec::jobs).sum();
   }
 
   @Test
