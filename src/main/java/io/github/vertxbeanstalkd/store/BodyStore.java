@@ -205,10 +205,16 @@ public final class BodyStore {
 
   /** Gives back pages that stayed empty since the previous call; see {@link ItemPool#trim()}. */
   public long trim() {
+    return trim(Long.MAX_VALUE);
+  }
+
+  /** As {@link #trim()}, giving back at most about {@code maxBytes}; see {@link ItemPool#trim(long)}. */
+  public long trim(long maxBytes) {
     long released = 0;
     for (ItemPool pool : pools) {
       if (pool != null) {
-        released += pool.trim();
+        // Every pool is called, past the budget too, so that each notes its empty pages.
+        released += pool.trim(Math.max(0, maxBytes - released));
       }
     }
     return released;

@@ -136,6 +136,15 @@ public final class ItemPool {
    * given back.
    */
   public long trim() {
+    return trim(Long.MAX_VALUE);
+  }
+
+  /**
+   * As {@link #trim()}, but stops giving pages back once {@code maxBytes} have gone: the rest stay
+   * marked and go at later calls. Giving a page back costs the calling thread (the engine's) the
+   * unmapping of every one of its pages, so a whole drained backlog at once was a stall.
+   */
+  public long trim(long maxBytes) {
     long released = 0;
     for (int p = 0; p < pageLimit; p++) {
       if (pages[p] == null) {
@@ -145,7 +154,7 @@ public final class ItemPool {
         wasEmpty[p] = false;
       } else if (!wasEmpty[p]) {
         wasEmpty[p] = true;
-      } else {
+      } else if (released < maxBytes) {
         long bytes = pages[p].capacity();
         memory.free(pages[p]);
         pages[p] = null;

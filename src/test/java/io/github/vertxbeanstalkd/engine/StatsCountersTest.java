@@ -175,6 +175,36 @@ class StatsCountersTest {
   }
 
   @Test
+  void aDrainedBacklogsPagesGoBackABudgetATrimNotAllAtOnce() {
+    EngineFixture f = new EngineFixture();
+    long empty = Long.parseLong(f.stats().get("current-job-store-bytes"));
+    Session s = f.open();
+    String body = "x".repeat(100);
+    int jobs = 120_000;
+    for (int i = 0; i < jobs; i++) {
+      f.one(s, Commands.put(body));
+    }
+    for (int id = 1; id <= jobs; id++) {
+      f.one(s, Commands.delete(id));
+    }
+    f.engine.trimJobStore();
+    long before = Long.parseLong(f.stats().get("current-job-store-bytes"));
+    assertTrue(before - empty > 3 * JobTable.TRIM_BYTES_PER_CALL, "the drained backlog holds " + before);
+    int trims = 0;
+    long now = before;
+    while (now > empty + 1024) {
+      f.engine.trimJobStore();
+      long after = Long.parseLong(f.stats().get("current-job-store-bytes"));
+      // At most the budget and the one page that crosses it (1.5 MiB at most).
+      assertTrue(now - after <= JobTable.TRIM_BYTES_PER_CALL + (3L << 19), "one trim gave back " + (now - after));
+      assertTrue(after < now, "a trim gave back nothing while " + after + " bytes were left");
+      now = after;
+      trims++;
+    }
+    assertTrue(trims >= 3, trims + " trims");
+  }
+
+  @Test
   void statsReportsTheConfiguredLimitsAndFixedFacts() {
     Map<String, String> s = new EngineFixture(1234).stats();
     assertEquals("1234", s.get("max-job-size"));

@@ -90,6 +90,27 @@ class ItemPoolTest {
   }
 
   @Test
+  void aTrimWithABudgetGivesBackAboutThatMuchAndTheRestAtLaterTrims() {
+    ItemPool pool = new ItemPool(memory, 64, 4);
+    HashSet<Integer> handles = new HashSet<>();
+    for (int i = 0; i < 16 * 10; i++) {
+      handles.add(pool.allocate());
+    }
+    handles.forEach(pool::free);
+    long page = 16 * 64;
+    assertEquals(0, pool.trim(3 * page), "the first trim only notes the empty pages");
+    // A page at a time until the budget is reached: three pages, then three, three, and the last.
+    assertEquals(3 * page, pool.trim(3 * page));
+    assertEquals(7, pool.livePages());
+    assertEquals(3 * page, pool.trim(3 * page));
+    assertEquals(0, pool.trim(0), "no budget: nothing given back, the empty pages stay noted");
+    assertEquals(3 * page, pool.trim(3 * page));
+    assertEquals(page, pool.trim(3 * page));
+    assertEquals(0, pool.livePages());
+    assertEquals(0, memory.reservedBytes());
+  }
+
+  @Test
   void aPageRefilledBetweenTrimsIsKept() {
     ItemPool pool = new ItemPool(memory, 8, 1);
     int a = pool.allocate();
