@@ -151,25 +151,20 @@ class StatsCountersTest {
   @Test
   void jobStoreBytesCountRecordsAndBodiesAndFallOnceTheJobsAreGone() {
     EngineFixture f = new EngineFixture();
-    long empty = Long.parseLong(f.stats().get("current-job-store-bytes"));
+    long empty = storeBytes(f);
     Session s = f.open();
-    String body = "x".repeat(100);
     int jobs = 40_000;
-    for (int i = 0; i < jobs; i++) {
-      f.one(s, Commands.put(body));
-    }
-    long full = Long.parseLong(f.stats().get("current-job-store-bytes"));
+    putJobs(f, s, jobs);
+    long full = storeBytes(f);
     // A 96-byte record and a 104-byte body slot per job, the id index and the ready heap (4 to 8
     // bytes each), and at most one part-filled 1.5 MiB record page and 1 MiB body page.
     long grown = full - empty;
     assertTrue(grown >= jobs * (96L + 104), "grew by " + grown);
     assertTrue(grown <= jobs * (96L + 104 + 16) + (3L << 20), "grew by " + grown);
-    for (int id = 1; id <= jobs; id++) {
-      f.one(s, Commands.delete(id));
-    }
+    deleteJobs(f, s, jobs);
     f.engine.trimJobStore();
     f.engine.trimJobStore();
-    long drained = Long.parseLong(f.stats().get("current-job-store-bytes"));
+    long drained = storeBytes(f);
     // The heaps' arrays may stay a few hundred bytes above their first size.
     assertTrue(drained <= empty + 1024, "after the drain " + drained + " bytes, " + empty + " when new");
   }
@@ -177,24 +172,19 @@ class StatsCountersTest {
   @Test
   void aDrainedBacklogsPagesGoBackABudgetATrimNotAllAtOnce() {
     EngineFixture f = new EngineFixture();
-    long empty = Long.parseLong(f.stats().get("current-job-store-bytes"));
+    long empty = storeBytes(f);
     Session s = f.open();
-    String body = "x".repeat(100);
     int jobs = 120_000;
-    for (int i = 0; i < jobs; i++) {
-      f.one(s, Commands.put(body));
-    }
-    for (int id = 1; id <= jobs; id++) {
-      f.one(s, Commands.delete(id));
-    }
+    putJobs(f, s, jobs);
+    deleteJobs(f, s, jobs);
     f.engine.trimJobStore();
-    long before = Long.parseLong(f.stats().get("current-job-store-bytes"));
+    long before = storeBytes(f);
     assertTrue(before - empty > 3 * JobTable.TRIM_BYTES_PER_CALL, "the drained backlog holds " + before);
     int trims = 0;
     long now = before;
     while (now > empty + 1024) {
       f.engine.trimJobStore();
-      long after = Long.parseLong(f.stats().get("current-job-store-bytes"));
+      long after = storeBytes(f);
       // At most the budget and the one page that crosses it (1.5 MiB at most).
       assertTrue(now - after <= JobTable.TRIM_BYTES_PER_CALL + (3L << 19), "one trim gave back " + (now - after));
       assertTrue(after < now, "a trim gave back nothing while " + after + " bytes were left");
@@ -202,6 +192,24 @@ class StatsCountersTest {
       trims++;
     }
     assertTrue(trims >= 3, trims + " trims");
+  }
+
+  private static long storeBytes(EngineFixture f) {
+    return Long.parseLong(f.stats().get("current-job-store-bytes"));
+  }
+
+  /** Puts jobs of 100 bytes, ids 1 to {@code jobs} on a fresh fixture. */
+  private static void putJobs(EngineFixture f, Session s, int jobs) {
+    String body = "x".repeat(100);
+    for (int i = 0; i < jobs; i++) {
+      f.one(s, Commands.put(body));
+    }
+  }
+
+  private static void deleteJobs(EngineFixture f, Session s, int jobs) {
+    for (int id = 1; id <= jobs; id++) {
+      f.one(s, Commands.delete(id));
+    }
   }
 
   @Test
