@@ -18,8 +18,8 @@ final class JobTable {
    * The most memory one trim gives back (a drained backlog's pages then go over seconds, a 1 GiB
    * backlog's in about two minutes). Giving pages back costs CPU on this core: the engine's
    * unmapping, or the JVM's periodic native-heap trim of what libc kept. All at once it was a stall:
-   * after a backlog of 1.5M jobs was deleted, one trim of 293 MiB took 40 ms of the core, and put c=50
-   * had a p99.9 of 2.6x beanstalkd's.
+   * after a backlog of 1.5M jobs was deleted, one native-heap trim of 293 MiB took 40 ms of the
+   * core, inside the next put c=50 window.
    */
   static final long TRIM_BYTES_PER_CALL = 8L << 20;
 
