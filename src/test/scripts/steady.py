@@ -37,7 +37,6 @@ import json
 import os
 import re
 import signal
-import statistics
 import sys
 import threading
 import time

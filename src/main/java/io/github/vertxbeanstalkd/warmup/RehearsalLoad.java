@@ -54,12 +54,7 @@ final class RehearsalLoad {
    * that find a job at once, deletes). Counted puts, so that a round takes less time as the code
    * gets faster; the put cases delete their jobs afterwards.
    */
-  private static final List<CaseSpec> ROUND = List.of(
-      new CaseSpec(CaseSpec.Mode.CYCLE, 10, 1, BODY_BYTES, 0, 200, 0, 0, 0, 0, 0),
-      put(50, 1, 6_000),
-      put(1, 1, 1_000),
-      put(4, 16, 6_000),
-      drain(6_000));
+  private static final List<CaseSpec> ROUND = round(6_000);
 
   /**
    * The second and third rounds drain a backlog deep enough to take the job store's growth paths: a
@@ -76,6 +71,7 @@ final class RehearsalLoad {
   static final int FIRST_DEEP_ROUND = 1;
   static final int DEEP_ROUNDS = 2;
   static final long DEEP_JOBS = 100_000;
+  private static final List<CaseSpec> DEEP_ROUND = round(DEEP_JOBS);
 
   /** One round of load and the pause after it. */
   record Round(long jobs, long loadNanos, long pauseNanos, double compilerShare) {}
@@ -125,18 +121,20 @@ final class RehearsalLoad {
     }
   }
 
-  private static CaseSpec drain(long jobs) {
-    return new CaseSpec(CaseSpec.Mode.DRAIN, 4, 1, BODY_BYTES, 0, -1, 0, jobs, 0, 0, 0);
+  /** A round's cases, its drain of {@code drainJobs} jobs last. */
+  private static List<CaseSpec> round(long drainJobs) {
+    return List.of(
+        new CaseSpec(CaseSpec.Mode.CYCLE, 10, 1, BODY_BYTES, 0, 200, 0, 0, 0, 0, 0),
+        put(50, 1, 6_000),
+        put(1, 1, 1_000),
+        put(4, 16, 6_000),
+        new CaseSpec(CaseSpec.Mode.DRAIN, 4, 1, BODY_BYTES, 0, -1, 0, drainJobs, 0, 0, 0));
   }
 
   /** The cases of round {@code index} (from 0). */
   static List<CaseSpec> casesOf(int index) {
-    if (index < FIRST_DEEP_ROUND || index >= FIRST_DEEP_ROUND + DEEP_ROUNDS) {
-      return ROUND;
-    }
-    List<CaseSpec> deep = new ArrayList<>(ROUND);
-    deep.set(deep.size() - 1, drain(DEEP_JOBS));
-    return deep;
+    boolean isDeep = index >= FIRST_DEEP_ROUND && index < FIRST_DEEP_ROUND + DEEP_ROUNDS;
+    return isDeep ? DEEP_ROUND : ROUND;
   }
 
   private static CaseSpec put(int connections, int pipeline, long count) {
