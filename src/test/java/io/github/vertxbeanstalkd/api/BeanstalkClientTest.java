@@ -138,7 +138,8 @@ class BeanstalkClientTest {
   @Test
   void twoServersInOneVertxEachWithItsOwnAddress() throws Exception {
     BeanstalkServer second = Bus.await(BeanstalkServer.deploy(vertx,
-        new JsonObject().put("port", 0).put("http.port", 0).put("eventBus", new JsonObject().put("address", "second"))));
+        new JsonObject().put("port", 0).put("tcp.warmUp", false).put("http.port", 0)
+            .put("eventBus", new JsonObject().put("address", "second"))));
     BeanstalkClient other = BeanstalkClient.create(vertx, new BeanstalkClientOptions().withAddress("second"));
     Bus.await(client.put("t", "first"));
     Bus.await(other.put("t", "second"));
@@ -159,7 +160,8 @@ class BeanstalkClientTest {
     BeanstalkClient late = BeanstalkClient.create(vertx, new BeanstalkClientOptions().withAddress("late"));
     Future<Long> put = late.put("t", "early");
     Bus.await(BeanstalkServer.deploy(vertx,
-        new JsonObject().put("port", 0).put("http.port", 0).put("eventBus", new JsonObject().put("address", "late"))));
+        new JsonObject().put("port", 0).put("tcp.warmUp", false).put("http.port", 0)
+            .put("eventBus", new JsonObject().put("address", "late"))));
     assertEquals(1L, Bus.await(put));
     assertEquals(1L, Bus.await(late.stats()).getLong("total-jobs"), "stored once");
   }
