@@ -383,6 +383,15 @@ def summary(runs, labels, cases, window_ms, loads):
     return "\n".join(lines)
 
 
+def parse_cases(ap, text, known):
+    """The comma-separated case names of --cases, each one of known; an argparse error otherwise."""
+    cases = text.split(",")
+    for case in cases:
+        if case not in known:
+            ap.error("unknown case %s (%s)" % (case, ", ".join(known)))
+    return cases
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--jar", default="target/vertx-beanstalkd.jar")
@@ -404,10 +413,7 @@ def main():
     ap.add_argument("--max-minutes", type=float, default=9)
     ap.add_argument("--out", default="target/first-seconds")
     args = ap.parse_args()
-    cases = args.cases.split(",")
-    for case in cases:
-        if case not in CASES:
-            ap.error("unknown case %s (%s)" % (case, ", ".join(CASES)))
+    cases = parse_cases(ap, args.cases, CASES)
     if os.cpu_count() < 2:
         ap.error("needs 2 CPUs: the servers on CPU 0, the generator on CPU 1")
     os.sched_setaffinity(0, {1})

@@ -185,10 +185,7 @@ def main():
     ap.add_argument("--drain-jobs", type=int, default=200000)
     ap.add_argument("--out", default="target/steady")
     args = ap.parse_args()
-    cases = args.cases.split(",")
-    for case in cases:
-        if case not in CASES:
-            sys.exit("unknown case %s (%s)" % (case, ", ".join(CASES)))
+    cases = fs.parse_cases(ap, args.cases, CASES)
     os.makedirs(args.out, exist_ok=True)
     os.sched_setaffinity(0, {1})
     generator = fs.Generator(args.jar)

@@ -75,19 +75,19 @@ final class UntouchedBlocks {
    * malloc fails.
    */
   static ByteBuffer allocate(int bytes) {
-    reserve(RESERVE, bytes);
+    count(RESERVE, bytes);
     long address;
     try {
       address = PlatformDependent.allocateMemory(Math.max(1, bytes));
     } catch (OutOfMemoryError e) {
-      reserve(UNRESERVE, bytes);
+      count(UNRESERVE, bytes);
       throw e;
     }
     try {
       return ((ByteBuffer) WRAP.invokeExact(address, bytes)).order(ByteOrder.nativeOrder());
     } catch (Throwable e) {
       PlatformDependent.freeMemory(address);
-      reserve(UNRESERVE, bytes);
+      count(UNRESERVE, bytes);
       throw new IllegalStateException("cannot wrap a direct block", e);
     }
   }
@@ -100,10 +100,11 @@ final class UntouchedBlocks {
   /** Gives a block from {@link #allocate} back at once; it must not be used again. */
   static void free(ByteBuffer block) {
     PlatformDependent.freeMemory(PlatformDependent.directBufferAddress(block));
-    reserve(UNRESERVE, block.capacity());
+    count(UNRESERVE, block.capacity());
   }
 
-  private static void reserve(MethodHandle counter, long bytes) {
+  /** Adds a block to java.nio's direct-memory count ({@link #RESERVE}) or takes it off ({@link #UNRESERVE}). */
+  private static void count(MethodHandle counter, long bytes) {
     try {
       counter.invokeExact(bytes, bytes);
     } catch (OutOfMemoryError | RuntimeException e) {
