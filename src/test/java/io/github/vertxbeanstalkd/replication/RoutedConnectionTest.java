@@ -11,10 +11,7 @@ import io.github.vertxbeanstalkd.protocol.ReplyEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -71,54 +68,7 @@ class RoutedConnectionTest {
     }
   }
 
-  /** The host's time, moved on by the test: a timer runs when the time reaches its deadline. */
-  private static final class FakeClock implements HostClock {
-    private record Timer(long deadlineNanos, Runnable action) {}
-
-    private final Map<Long, Timer> timers = new HashMap<>();
-    private long nowNanos = 123 * SECOND_NANOS;
-    private long nextId = 1;
-
-    @Override
-    public long nanos() {
-      return nowNanos;
-    }
-
-    @Override
-    public long setTimer(long delayNanos, Runnable action) {
-      assertTrue(delayNanos > 0, "a timer armed for no time: " + delayNanos);
-      timers.put(nextId, new Timer(nowNanos + delayNanos, action));
-      return nextId++;
-    }
-
-    @Override
-    public void cancelTimer(long timerId) {
-      timers.remove(timerId);
-    }
-
-    int armed() {
-      return timers.size();
-    }
-
-    /** Moves the time on by {@code nanos}, running each timer due on the way at its own deadline. */
-    void advance(long nanos) {
-      long untilNanos = nowNanos + nanos;
-      while (true) {
-        Map.Entry<Long, Timer> next = timers.entrySet().stream()
-            .filter(t -> t.getValue().deadlineNanos() <= untilNanos)
-            .min(Comparator.comparingLong(t -> t.getValue().deadlineNanos())).orElse(null);
-        if (next == null) {
-          break;
-        }
-        timers.remove(next.getKey());
-        nowNanos = next.getValue().deadlineNanos();
-        next.getValue().action().run();
-      }
-      nowNanos = untilNanos;
-    }
-  }
-
-  private final FakeClock clock = new FakeClock();
+  private final FakeHostClock clock = new FakeHostClock();
   private final List<FakeLink> links = new ArrayList<>();
   private final List<String> heard = new ArrayList<>();
   private boolean isComplete;

@@ -34,7 +34,8 @@ class CommandReaderTest {
     });
   }
 
-  private static String describe(Command c) {
+  /** A command as the tests compare it: a put with its priority and body, an error by its reply. */
+  static String describe(Command c) {
     if (c instanceof Command.Put put) {
       return "PUT " + put.priority() + " " + new String(put.body().toArray(), StandardCharsets.ISO_8859_1)
           + (put.hasCrlf() ? "" : " EXPECTED_CRLF");
@@ -335,87 +336,5 @@ class CommandReaderTest {
     reader.resume();
     assertEquals(List.of("PUT 0 0123456789", "Stats[]"), seen);
     assertEquals(0, reader.heldBytes());
-  }
-
-  // ---------------------------------------------------------------- input chunks and their reuse
-
-  private CommandReader pooledReader(ChunkPool pool, List<Command.Put> puts) {
-    return new CommandReader(1 << 20, new CommandReader.Listener() {
-      @Override
-      public void onCommand(Command command) {
-        seen.add(describe(command));
-        if (command instanceof Command.Put put) {
-          puts.add(put);
-        }
-      }
-
-      @Override
-      public void onQuit() {
-        seen.add("QUIT");
-      }
-    }, pool);
-  }
-
-  private static io.netty.buffer.ByteBuf ascii(String text) {
-    return Unpooled.wrappedBuffer(text.getBytes(StandardCharsets.ISO_8859_1));
-  }
-
-  @Test
-  void lineOnlyInputGoesBackToThePoolAsSoonAsItIsRead() {
-    // A connection that waits (a blocked reserve, an idle client) holds no chunk.
-    ChunkPool pool = new ChunkPool();
-    reader = pooledReader(pool, new ArrayList<>());
-    reader.feed(ascii("watch t\r\nreserve\r\n"));
-    reader.batchDispatched();
-    assertEquals(0, reader.chunks());
-    assertEquals(1, pool.spareCount());
-  }
-
-  @Test
-  void aPutsBodyStaysUntilItsBatchIsAnsweredAndTheChunkIsThenReused() {
-    ChunkPool pool = new ChunkPool();
-    List<Command.Put> puts = new ArrayList<>();
-    reader = pooledReader(pool, puts);
-    reader.feed(ascii("put 0 0 60 5\r\nhello\r\n"));
-    reader.batchDispatched();
-    reader.pause();
-    // Input that arrives while the batch is out is read into the same chunk, after the body.
-    reader.feed(ascii("put 0 0 60 5\r\nworld\r\n"));
-    assertEquals(1, reader.chunks());
-    assertEquals("hello", new String(puts.get(0).body().toArray(), StandardCharsets.ISO_8859_1));
-    reader.batchAnswered();
-    reader.resume();
-    assertEquals(List.of("PUT 0 hello", "PUT 0 world"), seen);
-    assertEquals(1, reader.chunks(), "the second put's body is still lent");
-    reader.batchDispatched();
-    reader.batchAnswered();
-    assertEquals(0, reader.chunks());
-    assertEquals(1, pool.spareCount());
-    // The next put is read into the chunk the first ones lay in.
-    reader.feed(ascii("put 0 0 60 3\r\nabc\r\n"));
-    assertEquals(0, pool.spareCount());
-    assertEquals("abc", new String(puts.get(2).body().toArray(), StandardCharsets.ISO_8859_1));
-  }
-
-  @Test
-  void aBodyStillArrivingIsNotGivenBackWhenTheBatchBeforeItIsAnswered() {
-    // The put's line and half its body came with a batch's commands; that batch is answered while
-    // the body is still arriving: the half already read must stay.
-    ChunkPool pool = new ChunkPool();
-    List<Command.Put> puts = new ArrayList<>();
-    reader = pooledReader(pool, puts);
-    String body = "0123456789".repeat(2_000);
-    reader.feed(ascii("stats\r\nput 0 0 60 " + body.length() + "\r\n" + body.substring(0, 12_000)));
-    reader.batchDispatched();
-    reader.batchAnswered();
-    for (int i = 0; i < 20; i++) {
-      // Other connections take chunks from the pool meanwhile, and write into them.
-      byte[] other = pool.take();
-      java.util.Arrays.fill(other, (byte) '#');
-      pool.give(other);
-    }
-    reader.feed(ascii(body.substring(12_000) + "\r\n"));
-    assertEquals(List.of("Stats[]", "PUT 0 " + body), seen);
-    assertEquals(body, new String(puts.get(0).body().toArray(), StandardCharsets.ISO_8859_1));
   }
 }
