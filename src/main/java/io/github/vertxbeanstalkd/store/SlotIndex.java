@@ -3,13 +3,18 @@ package io.github.vertxbeanstalkd.store;
 import java.nio.ByteBuffer;
 
 /**
- * Every live job id to its slot: an open-addressing table (linear probing) of int slots off the
- * heap, four bytes a bucket. The key is not stored: the slot's record holds the id, read through
- * {@link Ids}. The table grows and shrinks incrementally, a few buckets moved per call, so no single
- * call rehashes a million entries. Nor does any call zero tens of megabytes for a doubled table:
- * its memory comes in blocks, taken one every {@link #PUTS_PER_PREPARED_BLOCK} puts once the table
- * is five eighths full, so the doubled table is whole when the resize starts at three quarters
- * (and held no earlier than needed for that). One thread only.
+ * Every live job id to its slot: an open-addressing table (linear probing) off the heap, eight
+ * bytes a bucket: the id's low 32 bits (its tag) and the slot. The tag settles a probe without
+ * reading the job's record (a record is read once, to confirm a match: ids 2^32 apart share a tag)
+ * and gives the home of an entry being moved, so resizes and deletions' backward shifts read no
+ * record at all. With four-byte buckets of slots alone, every entry a doubling moved was a read of
+ * its record, a cache miss at millions of jobs: a put cost 3-3.6 us instead of 0.13-0.35 while a
+ * table of 8M buckets moved (a million puts), about a fifth of what a put costs the whole server.
+ * The table grows and shrinks incrementally, a few buckets moved per call, so no single call
+ * rehashes a million entries. Nor does any call zero tens of megabytes for a doubled table: its
+ * memory comes in blocks, taken one every {@link #PUTS_PER_PREPARED_BLOCK} puts once the table is
+ * five eighths full, so the doubled table is whole when the resize starts at three quarters (and
+ * held no earlier than needed for that). One thread only.
  */
 public final class SlotIndex {
   /** Where the index reads a slot's id. */
@@ -19,16 +24,24 @@ public final class SlotIndex {
   }
 
   public static final int NONE = -1;
+  static final int BYTES_PER_BUCKET = 8;
   private static final int MIN_BUCKETS = 1024;
   /** Buckets moved from the old table per change while a resize runs. */
   private static final int MOVES_PER_CHANGE = 8;
   static final int TRIM_MOVES_PER_CALL = 4096;
   private static final int TRIM_BUCKETS_PER_CALL = 1 << 20;
-  /** Once the table is five eighths full, a put takes one more block of the doubled table this often. */
-  static final int PUTS_PER_PREPARED_BLOCK = 2048;
-  private static final int EMPTY = 0;
-  /** A bucket of the old table whose entry moved or was removed; lookups probe past it. */
-  private static final int MOVED = -1;
+  /**
+   * Once the table is five eighths full, a put takes one more block of the doubled table this
+   * often: the doubled table's blocks are all taken after a sixteenth of the buckets' puts, half the
+   * eighth there is before the resize starts.
+   */
+  static final int PUTS_PER_PREPARED_BLOCK = 1024;
+  private static final long EMPTY = 0;
+  /**
+   * A bucket of the old table whose entry moved or was removed; lookups probe past it. Its slot
+   * part is all ones, which no entry's is (slots are below 2^31).
+   */
+  private static final long MOVED = 0xFFFF_FFFFL;
 
   private final DirectMemory memory;
   private final Ids ids;
@@ -60,18 +73,12 @@ public final class SlotIndex {
 
   /** The slot of {@code id}, or {@link #NONE}. */
   public int get(long id) {
-    int mask = buckets - 1;
-    for (int i = home(id, mask); ; i = (i + 1) & mask) {
-      int v = table.get(i);
-      if (v == EMPTY) {
-        break;
-      }
-      if (ids.idOf(v - 1) == id) {
-        return v - 1;
-      }
+    int at = find(table, buckets, id);
+    if (at >= 0) {
+      return slotOf(table.get(at));
     }
-    int at = findOld(id);
-    return at < 0 ? NONE : old.get(at) - 1;
+    at = old == null ? -1 : find(old, oldBuckets, id);
+    return at < 0 ? NONE : slotOf(old.get(at));
   }
 
   /** Adds an id that is not in the index. */
@@ -81,7 +88,7 @@ public final class SlotIndex {
     } else if (old == null && size * 8L > buckets * 5L && size % PUTS_PER_PREPARED_BLOCK == 0) {
       prepareNext();
     }
-    insert(table, buckets, id, slot + 1);
+    insert(table, buckets, entry(id, slot));
     size++;
     moveSome(MOVES_PER_CHANGE);
   }
@@ -106,12 +113,11 @@ public final class SlotIndex {
 
   /**
    * Moves on with shrinking a table that emptied while few changes came (they drive the resize
-   * otherwise), through as many halvings as its budget allows; about once a second. Each entry
-   * moved reads its job's record to rehash the id, a cache miss at millions of jobs, so a call
-   * moves at most {@link #TRIM_MOVES_PER_CALL} entries (about a millisecond on the event loop):
-   * finishing a resize in one call, up to a million buckets, held it for hundreds of milliseconds
-   * (0.1-0.7 s stalls of a deep server while it grew). Empty buckets cost little: a call passes
-   * up to {@link #TRIM_BUCKETS_PER_CALL} of them.
+   * otherwise), through as many halvings as its budget allows; about once a second. A call moves
+   * at most {@link #TRIM_MOVES_PER_CALL} entries: finishing a resize in one call, up to a million
+   * buckets, held the event loop for hundreds of milliseconds when each move read its job's record
+   * (0.1-0.7 s stalls of a deep server while it grew). Empty buckets cost little: a call passes up
+   * to {@link #TRIM_BUCKETS_PER_CALL} of them.
    */
   public void trim() {
     int moves = TRIM_MOVES_PER_CALL;
@@ -141,9 +147,9 @@ public final class SlotIndex {
 
   private static int collect(Buckets t, int count, int[] into, int n) {
     for (int i = 0; i < count && n < into.length; i++) {
-      int v = t.get(i);
+      long v = t.get(i);
       if (v != EMPTY && v != MOVED) {
-        into[n++] = v - 1;
+        into[n++] = slotOf(v);
       }
     }
     return n;
@@ -163,24 +169,19 @@ public final class SlotIndex {
   }
 
   private boolean removeFromTable(long id) {
-    int mask = buckets - 1;
-    int i = home(id, mask);
-    for (int v = table.get(i); ; i = (i + 1) & mask, v = table.get(i)) {
-      if (v == EMPTY) {
-        return false;
-      }
-      if (ids.idOf(v - 1) == id) {
-        break;
-      }
+    int i = find(table, buckets, id);
+    if (i < 0) {
+      return false;
     }
+    int mask = buckets - 1;
     table.set(i, EMPTY);
     // Backward-shift deletion keeps every probe chain unbroken without tombstones.
     for (int j = (i + 1) & mask; ; j = (j + 1) & mask) {
-      int v = table.get(j);
+      long v = table.get(j);
       if (v == EMPTY) {
         return true;
       }
-      int h = home(ids.idOf(v - 1), mask);
+      int h = home(tagOf(v), mask);
       boolean isMovable = i <= j ? (h <= i || h > j) : (h <= i && h > j);
       if (isMovable) {
         table.set(i, v);
@@ -191,7 +192,7 @@ public final class SlotIndex {
   }
 
   private boolean removeFromOld(long id) {
-    int at = findOld(id);
+    int at = old == null ? -1 : find(old, oldBuckets, id);
     if (at < 0) {
       return false;
     }
@@ -199,17 +200,16 @@ public final class SlotIndex {
     return true;
   }
 
-  private int findOld(long id) {
-    if (old == null) {
-      return -1;
-    }
-    int mask = oldBuckets - 1;
-    for (int i = home(id, mask); ; i = (i + 1) & mask) {
-      int v = old.get(i);
+  /** The bucket of {@code id} in table {@code t} of {@code count} buckets, or -1. */
+  private int find(Buckets t, int count, long id) {
+    int mask = count - 1;
+    int tag = (int) id;
+    for (int i = home(tag, mask); ; i = (i + 1) & mask) {
+      long v = t.get(i);
       if (v == EMPTY) {
         return -1;
       }
-      if (v != MOVED && ids.idOf(v - 1) == id) {
+      if (v != MOVED && tagOf(v) == tag && ids.idOf(slotOf(v)) == id) {
         return i;
       }
     }
@@ -248,10 +248,10 @@ public final class SlotIndex {
 
   /** Moves the old table's next bucket to the new one; true when it held an entry. */
   private boolean moveOne() {
-    int v = old.get(moved);
+    long v = old.get(moved);
     boolean isEntry = v != EMPTY && v != MOVED;
     if (isEntry) {
-      insert(table, buckets, ids.idOf(v - 1), v);
+      insert(table, buckets, v);
       old.set(moved, MOVED);
     }
     if (++moved == oldBuckets) {
@@ -261,26 +261,40 @@ public final class SlotIndex {
     return isEntry;
   }
 
-  private static void insert(Buckets t, int n, long id, int value) {
+  private static void insert(Buckets t, int n, long entry) {
     int mask = n - 1;
-    int i = home(id, mask);
+    int i = home(tagOf(entry), mask);
     while (t.get(i) != EMPTY) {
       i = (i + 1) & mask;
     }
-    t.set(i, value);
+    t.set(i, entry);
   }
 
-  private static int home(long id, int mask) {
-    return (int) ((id * 0x9E3779B97F4A7C15L) >>> 32) & mask;
+  private static long entry(long id, int slot) {
+    return ((long) (int) id << 32) | ((slot + 1) & 0xFFFF_FFFFL);
+  }
+
+  private static int tagOf(long entry) {
+    return (int) (entry >>> 32);
+  }
+
+  private static int slotOf(long entry) {
+    return (int) entry - 1;
+  }
+
+  /** The bucket an id's probe starts at: its tag through a Fibonacci hash, so that ids in sequence spread. */
+  static int home(int tag, int mask) {
+    return (int) (((tag & 0xFFFF_FFFFL) * 0x9E3779B97F4A7C15L) >>> 32) & mask;
   }
 
   /**
-   * A table of int buckets in blocks of {@link #BLOCK_BUCKETS}, each taken ahead of time or when one
+   * A table of long buckets in blocks of {@link #BLOCK_BUCKETS}, each taken ahead of time or when one
    * of its buckets is first written (a bucket of a block not taken reads as empty), and given back
    * when the table goes. A table smaller than a block is one block of its own size.
    */
   private static final class Buckets {
-    private static final int BLOCK_BUCKETS_LOG2 = 16;
+    /** 32,768 buckets, 256 KiB a block. */
+    private static final int BLOCK_BUCKETS_LOG2 = 15;
     static final int BLOCK_BUCKETS = 1 << BLOCK_BUCKETS_LOG2;
     private static final int BLOCK_MASK = BLOCK_BUCKETS - 1;
     private final DirectMemory memory;
@@ -298,7 +312,7 @@ public final class SlotIndex {
     }
 
     long reservedBytes() {
-      return 4L * blockBuckets * blocksTaken;
+      return (long) BYTES_PER_BUCKET * blockBuckets * blocksTaken;
     }
 
     int count() {
@@ -316,17 +330,17 @@ public final class SlotIndex {
       }
     }
 
-    int get(int i) {
+    long get(int i) {
       ByteBuffer block = blocks[i >>> BLOCK_BUCKETS_LOG2];
-      return block == null ? EMPTY : block.getInt((i & BLOCK_MASK) << 2);
+      return block == null ? EMPTY : block.getLong((i & BLOCK_MASK) << 3);
     }
 
-    void set(int i, int value) {
+    void set(int i, long value) {
       ByteBuffer block = blocks[i >>> BLOCK_BUCKETS_LOG2];
       if (block == null) {
         block = take(i >>> BLOCK_BUCKETS_LOG2);
       }
-      block.putInt((i & BLOCK_MASK) << 2, value);
+      block.putLong((i & BLOCK_MASK) << 3, value);
     }
 
     void free() {
@@ -340,7 +354,7 @@ public final class SlotIndex {
     }
 
     private ByteBuffer take(int b) {
-      blocks[b] = memory.allocateOverLimit(4 * blockBuckets);
+      blocks[b] = memory.allocateOverLimit(BYTES_PER_BUCKET * blockBuckets);
       blocksTaken++;
       return blocks[b];
     }

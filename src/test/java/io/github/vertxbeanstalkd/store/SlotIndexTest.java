@@ -56,7 +56,7 @@ class SlotIndexTest {
         for (int calls = 0; calls < 1000 && index.reservedBytes() > 4 * 1024; calls++) {
           index.trim();
         }
-        assertEquals(4 * 1024, index.reservedBytes(), "shrunk to the smallest table, 1024 buckets");
+        assertEquals(SlotIndex.BYTES_PER_BUCKET * 1024, index.reservedBytes(), "shrunk to the smallest table, 1024 buckets");
       }
       for (var e : model.entrySet()) {
         assertEquals(e.getValue(), index.get(e.getKey()));
@@ -67,7 +67,7 @@ class SlotIndexTest {
   }
 
   @Test
-  void trimReadsABoundedNumberOfRecordsPerCall() {
+  void resizesAndDeletesReadNoRecordAndTrimMovesABoundedNumberOfEntriesPerCall() {
     int[] recordReads = new int[1];
     SlotIndex counted = new SlotIndex(memory, slot -> {
       recordReads[0]++;
@@ -78,24 +78,56 @@ class SlotIndexTest {
       idOfSlot[id] = id;
       counted.put(id, id);
     }
+    assertEquals(0, recordReads[0], "puts (and the doublings they drove) read no record");
     // Down to 60,000 entries: under an eighth of the 2^19 buckets, so halving starts, and the
     // removes that drive it stop soon after; what is left to move is trim's.
     int live = 60_000;
     for (int id = 1; id <= n - live; id++) {
+      recordReads[0] = 0;
       assertTrue(counted.remove(id));
+      assertEquals(1, recordReads[0], "a remove reads its own record only, to confirm the tag's match");
     }
     int calls = 0;
     long before = counted.reservedBytes();
+    recordReads[0] = 0;
     for (; calls < 1000 && counted.reservedBytes() >= before; calls++) {
-      recordReads[0] = 0;
       counted.trim();
-      assertTrue(recordReads[0] <= SlotIndex.TRIM_MOVES_PER_CALL, recordReads[0] + " records read in one call");
     }
-    assertTrue(calls > 1, "moving " + live + " entries took " + calls + " calls");
+    assertEquals(0, recordReads[0], "moves read no record");
+    assertTrue(calls > 1, "moving " + live + " entries took " + calls + " calls of at most "
+        + SlotIndex.TRIM_MOVES_PER_CALL);
     assertTrue(counted.reservedBytes() < before, "the old table went");
     for (int id = n - live + 1; id <= n; id += 101) {
       assertEquals(id, counted.get(id));
     }
+  }
+
+  @Test
+  void idsInSequenceAndInStridesSpreadOverTheTable() {
+    int mask = (1 << 20) - 1;
+    // Every id, every 8th, or every 2^20th (a client keeping one job in so many): no home takes
+    // more than a few of 10,000.
+    for (int stride : new int[] {1, 8, 1 << 20, (1 << 20) + 1}) {
+      java.util.Map<Integer, Integer> perHome = new HashMap<>();
+      for (int k = 0; k < 10_000; k++) {
+        perHome.merge(SlotIndex.home(k * stride, mask), 1, Integer::sum);
+      }
+      int most = perHome.values().stream().mapToInt(Integer::intValue).max().orElseThrow();
+      assertTrue(most <= 4, "stride " + stride + ": " + most + " ids share a home");
+    }
+  }
+
+  @Test
+  void idsWithTheSameLow32BitsAreToldApartByTheirRecords() {
+    long low = 77;
+    long high = low + (1L << 32);
+    put(low, 1);
+    put(high, 2);
+    assertEquals(1, index.get(low));
+    assertEquals(2, index.get(high));
+    assertTrue(index.remove(low));
+    assertEquals(SlotIndex.NONE, index.get(low));
+    assertEquals(2, index.get(high));
   }
 
   @Test
@@ -107,7 +139,7 @@ class SlotIndexTest {
       assertTrue(index.remove(id));
     }
     index.trim();
-    assertEquals(4 * 1024, index.reservedBytes(), "empty buckets are cheap to pass");
+    assertEquals(SlotIndex.BYTES_PER_BUCKET * 1024, index.reservedBytes(), "empty buckets are cheap to pass");
   }
 
   @Test
@@ -117,7 +149,7 @@ class SlotIndexTest {
     long[] ids = new long[full + 2];
     DirectMemory bigMemory = new DirectMemory();
     SlotIndex big = new SlotIndex(bigMemory, slot -> ids[slot]);
-    long blockBytes = 4L << 16;
+    long blockBytes = 256 * 1024;
     long largestStep = 0;
     for (int slot = 0; slot <= full; slot++) {
       long before = big.reservedBytes();
@@ -127,10 +159,10 @@ class SlotIndexTest {
         largestStep = Math.max(largestStep, big.reservedBytes() - before);
       }
     }
-    // The last put started the doubling with the 8 MiB table already taken, one 256 KiB block at
+    // The last put started the doubling with the 16 MiB table already taken, one 256 KiB block at
     // a time: no put zeroed more than a block.
     assertEquals(blockBytes, largestStep);
-    assertEquals(4L * buckets + 8L * buckets, big.reservedBytes());
+    assertEquals(3L * SlotIndex.BYTES_PER_BUCKET * buckets, big.reservedBytes());
     assertEquals(bigMemory.reservedBytes(), big.reservedBytes());
     for (int slot = 0; slot <= full; slot += 997) {
       assertEquals(slot, big.get(slot + 1));
