@@ -2,7 +2,9 @@
 """The first seconds after a failover: put c=50 against a standby just promoted to primary.
 
 Each round starts a three-node replication group (minAcks 1, fsync 50 ms, binlogs in a temporary
-directory), every node on CPU 0; once the primary is known the two standbys move to CPU 1 (as
+directory), every node on CPU 0, one after the other: each node's warm-up has the core to itself, as
+on machines of their own (--start-together starts them at once, their three warm-ups sharing the
+core); once the primary is known the two standbys move to CPU 1 (as
 bench-replication.py --standby-cpus 1 does: the primary's core does what a lone server's does plus
 shipping). The load generator (the jar's Bench in --stdin mode, one warm JVM for the whole script)
 is on CPU 1.
@@ -72,6 +74,35 @@ def load_average():
         return " ".join(f.read().split()[:3])
 
 
+def cpu_ms(pid):
+    """CPU time of the process so far, in ms: (all threads, the JIT compilers' threads)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = compilers = 0
+    for task in os.listdir("/proc/%d/task" % pid):
+        try:
+            with open("/proc/%d/task/%s/stat" % (pid, task)) as f:
+                stat = f.read()
+        except OSError:
+            continue
+        name = stat[stat.index("(") + 1:stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2:].split()
+        ms = (int(fields[11]) + int(fields[12])) * 1000 // tick
+        total += ms
+        if "CompilerThre" in name:
+            compilers += ms
+    return total, compilers
+
+
+def measured(generator, node, window_ms):
+    """The generator's figures for one window on node, with the JIT compilers' part of its CPU."""
+    total, compilers = cpu_ms(node.proc.pid)
+    result = figures(generator.run(node.port, window_ms))
+    total_after, compilers_after = cpu_ms(node.proc.pid)
+    result["cpuMs"] = total_after - total
+    result["compilerMs"] = compilers_after - compilers
+    return result
+
+
 def pin(pid, cpus):
     subprocess.run(["taskset", "-a", "-p", "-c", cpus, str(pid)], check=True, capture_output=True)
 
@@ -87,6 +118,11 @@ class Node:
                    "-cluster", "-cluster-host", HOST, "-conf", json.dumps(conf)]
         self.log = open(os.path.join(workdir, name + ".log"), "w")
         self.proc = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT)
+
+    def listening(self):
+        """Whether the server's port is open: its start-up, warm-up included, is done."""
+        with open(self.log.name) as f:
+            return "listening on" in f.read()
 
     def healthz(self):
         try:
@@ -141,8 +177,13 @@ def figures(result):
 
 def one_round(args, label, jar, generator):
     workdir = tempfile.mkdtemp(prefix="failover-fs-")
-    nodes = [Node(args, jar, workdir, "%s-n%d" % (label, i)) for i in range(1, 4)]
+    nodes = []
     try:
+        for i in range(1, 4):
+            nodes.append(Node(args, jar, workdir, "%s-n%d" % (label, i)))
+            if not args.start_together:
+                # As on machines of their own: each node warms up with CPU 0 to itself.
+                wait(nodes[-1].listening, 180, "node %d to open its port" % i, step=0.2)
         def primary():
             found = [(n, n.healthz()) for n in nodes]
             ps = [n for n, h in found if h and h.get("role") == "primary" and h.get("standbys") == 2]
@@ -151,7 +192,7 @@ def one_round(args, label, jar, generator):
         for n in nodes:
             if n is not old:
                 pin(n.proc.pid, "1")
-        before = generator.run(old.port, args.steady_ms)
+        before = measured(generator, old, args.steady_ms)
         killed_at = time.perf_counter()
         old.kill()
         survivors = [n for n in nodes if n is not old]
@@ -165,11 +206,11 @@ def one_round(args, label, jar, generator):
         new = wait(promoted, 60, "a new primary")
         failover_s = time.perf_counter() - killed_at
         pin(new.proc.pid, "0")
-        first = generator.run(new.port, args.window_ms)
+        first = measured(generator, new, args.window_ms)
         generator.run(new.port, args.settle_ms)
-        later = generator.run(new.port, args.window_ms)
-        return {"server": label, "failoverS": failover_s, "before": figures(before), "first": figures(first),
-                "later": figures(later), "load": load_average()}
+        later = measured(generator, new, args.window_ms)
+        return {"server": label, "failoverS": failover_s, "before": before, "first": first,
+                "later": later, "load": load_average()}
     finally:
         for n in nodes:
             if n.proc.poll() is None or not n.log.closed:
@@ -197,15 +238,18 @@ def median(values):
 def summary(runs, labels, args):
     lines = ["put c=50 against a newly promoted primary, medians over rounds (p99 in ms)", ""]
     bs = [r for r in runs if r["server"] == "beanstalkd"]
-    lines.append("%-12s %-12s %9s %8s %8s %8s  %9s %8s" % ("server", "window", "ops/s", "p99", "p99.9", "max",
-                                                            "1-5 s/s", "1-5 p99"))
+    lines.append("%-12s %-12s %9s %8s %8s %8s  %9s %8s  %s" % (
+        "server", "window", "ops/s", "p99", "p99.9", "max", "1-5 s/s", "1-5 p99",
+        "JIT compilers' share of the server's CPU"))
 
     def row(label, window, rs):
-        lines.append("%-12s %-12s %9.0f %8.2f %8.2f %8.2f  %9.0f %8.2f" % (
+        compilers = [r["compilerMs"] / (r["cpuMs"] or 1) for r in rs if "cpuMs" in r]
+        lines.append("%-12s %-12s %9.0f %8.2f %8.2f %8.2f  %9.0f %8.2f  %s" % (
             label, window, median([r["opsPerSec"] for r in rs]), median([r["p99Us"] for r in rs]) / 1e3,
             median([r["p999Us"] for r in rs]) / 1e3, median([r["maxUs"] for r in rs]) / 1e3,
             median([r["afterSlice0OpsPerSec"] for r in rs]) or 0,
-            (median([r["afterSlice0P99Us"] for r in rs]) or 0) / 1e3))
+            (median([r["afterSlice0P99Us"] for r in rs]) or 0) / 1e3,
+            "%.0f%%" % (100 * median(compilers)) if compilers else ""))
     for label in labels:
         ours = [r for r in runs if r["server"] == label]
         for window in ("before", "first", "later"):
@@ -238,6 +282,8 @@ def main():
     ap.add_argument("--steady-ms", type=int, default=10000)
     ap.add_argument("--window-ms", type=int, default=5000)
     ap.add_argument("--settle-ms", type=int, default=10000)
+    ap.add_argument("--start-together", action="store_true",
+                    help="start the three nodes at once, their warm-ups sharing CPU 0 (default: one after the other)")
     ap.add_argument("--keep-dir", action="store_true")
     ap.add_argument("--out", default="target/failover-first-seconds")
     args = ap.parse_args()
