@@ -149,7 +149,8 @@ public final class BeanstalkServer {
         .onSuccess(ids::add);
     if (fronts.hasTcp() && config.isWarmUpEnabled()) {
       // After the engine (and its replay of the log), before the port opens.
-      deployed = deployed.compose(v -> Rehearsal.run(vertx, gathered.result(), durations.isEnabled()));
+      deployed = deployed.compose(v -> Rehearsal.run(vertx, gathered.result(), durations.isEnabled(),
+          binlogConfig(config.binlog())));
     }
     if (isReplicated) {
       // Every node's port serves the queue from the start; the group decides which node's engine

@@ -43,6 +43,7 @@ public final class QueueEngineVerticle extends VerticleBase {
   private final ServerInfo info;
   private final long maxJobSizeBytes;
   private final BinlogConfig binlogConfig;
+  private boolean isLogWrittenNowhere;
   private final EngineObserver observer;
   private final Clock clock;
   private final EngineInput input = new Input();
@@ -83,6 +84,15 @@ public final class QueueEngineVerticle extends VerticleBase {
     this.observer = observer;
   }
 
+  /**
+   * For the warm-up's throwaway servers: a configured binlog is opened writing nowhere ({@link
+   * Binlog#openWritingNowhere}), so the log's code runs without a disk.
+   */
+  public QueueEngineVerticle writingLogNowhere() {
+    this.isLogWrittenNowhere = true;
+    return this;
+  }
+
   /** maxMemory, in bytes; 0 (the default) for {@link QueueEngine#DEFAULT_MAX_MEMORY_SHARE} of the store's limit. */
   public QueueEngineVerticle withMaxMemory(long bytes) {
     this.maxMemoryBytes = bytes;
@@ -102,9 +112,14 @@ public final class QueueEngineVerticle extends VerticleBase {
     Context context = vertx.getOrCreateContext();
     Executor onEngineThread = task -> context.runOnContext(v -> task.run());
     // Opening replays the log and fsyncs: blocking work, so off the event loop.
-    return vertx.executeBlocking(() -> binlogConfig.isEnabled()
-            ? Binlog.open(binlogConfig, onEngineThread, new Listener())
-            : Binlog.inMemory(binlogConfig))
+    return vertx.executeBlocking(() -> {
+          if (!binlogConfig.isEnabled()) {
+            return Binlog.inMemory(binlogConfig);
+          }
+          return isLogWrittenNowhere
+              ? Binlog.openWritingNowhere(binlogConfig, onEngineThread, new Listener())
+              : Binlog.open(binlogConfig, onEngineThread, new Listener());
+        })
         .compose(opened -> {
           binlog = opened;
           engine = new QueueEngine(clock, this::collect, info, maxJobSizeBytes, binlog);

@@ -99,6 +99,19 @@ public final class Binlog {
     return open(config, engineThread, listener, DiskLogFiles.INSTANCE, reserve, DISK_FULL_RETRY_MILLIS);
   }
 
+  /**
+   * A log like {@link #open}'s whose segment files keep nothing ({@link NowhereFiles}): every path
+   * of a real log runs, its writer thread included, but no record reaches a disk and a sync returns
+   * at once. For the warm-up's throwaway servers, so that a server with a binlog opens its port on
+   * code compiled for logging, without waiting for a disk while it rehearses. The directory, empty,
+   * holds only the lock.
+   */
+  public static Binlog openWritingNowhere(BinlogConfig config, Executor engineThread, BinlogListener listener)
+      throws IOException {
+    long reserve = Math.min(MAX_RESERVE_BYTES, config.segmentSizeBytes());
+    return open(config, engineThread, listener, NowhereFiles.INSTANCE, reserve, DISK_FULL_RETRY_MILLIS);
+  }
+
   static Binlog open(BinlogConfig config, Executor engineThread, BinlogListener listener, LogFiles files,
       long reserveBytes, long retryMillis) throws IOException {
     Files.createDirectories(config.dir());

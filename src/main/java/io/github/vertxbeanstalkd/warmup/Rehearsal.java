@@ -1,6 +1,7 @@
 package io.github.vertxbeanstalkd.warmup;
 
 import io.github.vertxbeanstalkd.engine.ServerInfo;
+import io.github.vertxbeanstalkd.persistence.BinlogConfig;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.Set;
@@ -10,7 +11,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The start-up warm-up, all before the real port opens: on throwaway servers ({@link RehearsalStage}:
- * an engine of their own, in memory, and a TCP front on an ephemeral loopback port),
+ * an engine of their own, logging nowhere when the real one has a binlog, and a TCP front on an
+ * ephemeral loopback port),
  * {@link RehearsalScript} runs every command over real sockets, then {@link RehearsalLoad} runs
  * rounds of load until the JIT compilers have settled.
  *
@@ -42,11 +44,12 @@ public final class Rehearsal {
    *
    * @param isTimed whether the real server times commands (metrics on): the rehearsal then times
    *     its own, in a registry nothing scrapes, so that the same code gets compiled
+   * @param binlog the real server's binlog settings: with a binlog, the throwaway engines log too
    */
-  public static Future<Void> run(Vertx vertx, ServerInfo info, boolean isTimed) {
+  public static Future<Void> run(Vertx vertx, ServerInfo info, boolean isTimed, BinlogConfig binlog) {
     long startNanos = System.nanoTime();
     Set<Integer> ownPorts = ConcurrentHashMap.newKeySet();
-    RehearsalStage stages = new RehearsalStage(vertx, info, isTimed, ownPorts);
+    RehearsalStage stages = new RehearsalStage(vertx, info, isTimed, ownPorts, binlog);
     // Blocking I/O and waits for deployments: on a worker thread, never on the event loop.
     return vertx.executeBlocking(() -> {
           int commands;

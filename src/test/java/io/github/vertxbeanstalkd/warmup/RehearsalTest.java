@@ -1,6 +1,7 @@
 package io.github.vertxbeanstalkd.warmup;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.vertxbeanstalkd.BeanstalkServer;
@@ -12,21 +13,30 @@ import io.github.vertxbeanstalkd.config.ServerConfig;
 import io.github.vertxbeanstalkd.engine.QueueEngineVerticle;
 import io.github.vertxbeanstalkd.engine.ServerInfo;
 import io.github.vertxbeanstalkd.persistence.BinlogConfig;
+import io.github.vertxbeanstalkd.persistence.FsyncPolicy;
 import io.github.vertxbeanstalkd.server.TcpServerVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.junit5.VertxExtension;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The start-up warm-up in process; {@link io.github.vertxbeanstalkd.WarmUpJarIT} checks the packaged server the same way. */
 @ExtendWith(VertxExtension.class)
@@ -45,7 +55,7 @@ class RehearsalTest {
   void theLoadRunsItsRoundsOnThrowawayServersAndStopsAtItsDeadline(Vertx vertx) throws Exception {
     LocalCodec.registerAll(vertx);
     Set<Integer> own = ConcurrentHashMap.newKeySet();
-    RehearsalStage stages = new RehearsalStage(vertx, ServerInfo.gather(), true, own);
+    RehearsalStage stages = new RehearsalStage(vertx, ServerInfo.gather(), true, own, BinlogConfig.inMemory());
     long startNanos = System.nanoTime();
     // A short deadline: one round at least, whatever the compilers do.
     RehearsalLoad.Outcome outcome = RehearsalLoad.play(stages, own, TimeUnit.MILLISECONDS.toNanos(300));
@@ -55,6 +65,67 @@ class RehearsalTest {
     // Every connection was the rehearsal's own, and every throwaway server is gone again.
     assertTrue(own.size() > 60, "local ports admitted: " + own.size());
     assertEquals(0, vertx.deploymentIDs().size(), vertx.deploymentIDs().toString());
+  }
+
+  @Test
+  void withABinlogTheThrowawayServersLogToNoDiskAndLeaveNothingBehind(Vertx vertx, @TempDir Path parent)
+      throws Exception {
+    LocalCodec.registerAll(vertx);
+    Set<Integer> own = ConcurrentHashMap.newKeySet();
+    Path configured = parent.resolve("binlog");
+    // The smallest segments, so that a few hundred puts fill several and the log moves on.
+    BinlogConfig real = new BinlogConfig(configured, new FsyncPolicy.Always(), BinlogConfig.MIN_SEGMENT_SIZE, false);
+    RehearsalStage stages = new RehearsalStage(vertx, ServerInfo.gather(), false, own, real);
+    Path logDir;
+    try (RehearsalStage.Open stage = stages.open(); Socket socket = new Socket()) {
+      logDir = stage.logDir();
+      socket.bind(new InetSocketAddress("127.0.0.1", 0));
+      own.add(socket.getLocalPort());
+      socket.connect(new InetSocketAddress(stage.host(), stage.port()), 5_000);
+      socket.setSoTimeout(5_000);
+      OutputStream out = socket.getOutputStream();
+      BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
+      String body = "x".repeat(100);
+      for (int i = 1; i <= 300; i++) {
+        out.write(("put 0 0 60 100\r\n" + body + "\r\n").getBytes(StandardCharsets.US_ASCII));
+        // Under fsync always a put is answered once its record is durable: here, once the writer took it.
+        assertEquals("INSERTED " + i, in.readLine());
+      }
+      out.write("stats\r\n".getBytes(StandardCharsets.US_ASCII));
+      Map<String, String> stats = yamlMap(in);
+      assertTrue(Long.parseLong(stats.get("binlog-records-written")) >= 300, stats.toString());
+      assertTrue(Long.parseLong(stats.get("binlog-current-index")) > 3, "segments filled: " + stats);
+      // The segments went nowhere: the throwaway log's directory holds its lock only.
+      assertEquals(Set.of("lock"), names(logDir));
+    }
+    assertFalse(Files.exists(logDir), "the throwaway log's directory is deleted with its server");
+    assertFalse(Files.exists(configured), "the real server's binlog directory is never touched");
+  }
+
+  private static Set<String> names(Path dir) throws Exception {
+    Set<String> names = new TreeSet<>();
+    try (var entries = Files.list(dir)) {
+      entries.forEach(p -> names.add(p.getFileName().toString()));
+    }
+    return names;
+  }
+
+  /** A stats reply: "OK n", then a YAML map of n bytes. */
+  private static Map<String, String> yamlMap(BufferedReader in) throws Exception {
+    String ok = in.readLine();
+    assertTrue(ok.startsWith("OK "), ok);
+    char[] doc = new char[Integer.parseInt(ok.substring(3)) + 2];
+    for (int read = 0; read < doc.length; ) {
+      read += in.read(doc, read, doc.length - read);
+    }
+    Map<String, String> map = new LinkedHashMap<>();
+    for (String line : new String(doc).split("\n")) {
+      int colon = line.indexOf(": ");
+      if (colon > 0) {
+        map.put(line.substring(0, colon), line.substring(colon + 2).trim());
+      }
+    }
+    return map;
   }
 
   @Test
