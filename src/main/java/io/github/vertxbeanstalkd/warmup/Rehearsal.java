@@ -53,7 +53,7 @@ public final class Rehearsal {
     // Blocking I/O and waits for deployments: on a worker thread, never on the event loop.
     return vertx.executeBlocking(() -> {
           int commands;
-          try (RehearsalStage.Open stage = stages.open()) {
+          try (RehearsalStage.Open stage = stages.open(true)) {
             commands = RehearsalScript.play(stage.host(), stage.port(), ROUNDS, ownPorts);
           }
           RehearsalLoad.Outcome load = RehearsalLoad.hasOptimisingCompiler()

@@ -133,8 +133,12 @@ final class RehearsalLoad {
 
   /** The cases of round {@code index} (from 0). */
   static List<CaseSpec> casesOf(int index) {
-    boolean isDeep = index >= FIRST_DEEP_ROUND && index < FIRST_DEEP_ROUND + DEEP_ROUNDS;
-    return isDeep ? DEEP_ROUND : ROUND;
+    return isDeep(index) ? DEEP_ROUND : ROUND;
+  }
+
+  /** Whether round {@code index} (from 0) drains a deep backlog. */
+  static boolean isDeep(int index) {
+    return index >= FIRST_DEEP_ROUND && index < FIRST_DEEP_ROUND + DEEP_ROUNDS;
   }
 
   private static CaseSpec put(int connections, int pipeline, long count) {
@@ -157,7 +161,7 @@ final class RehearsalLoad {
       long processBefore = compilers.processNanos();
       long roundStartNanos = System.nanoTime();
       long jobs = 0;
-      try (RehearsalStage.Open stage = stages.open()) {
+      try (RehearsalStage.Open stage = stages.open(!isDeep(rounds.size()))) {
         ServerAddress server = new ServerAddress(stage.host(), stage.port());
         for (CaseSpec spec : casesOf(rounds.size())) {
           CaseResult result = Bench.run(spec, server, STALL_MILLIS, ownPorts::add);

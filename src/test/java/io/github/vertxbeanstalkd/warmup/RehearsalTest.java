@@ -77,7 +77,7 @@ class RehearsalTest {
     BinlogConfig real = new BinlogConfig(configured, new FsyncPolicy.Always(), BinlogConfig.MIN_SEGMENT_SIZE, false);
     RehearsalStage stages = new RehearsalStage(vertx, ServerInfo.gather(), false, own, real);
     Path logDir;
-    try (RehearsalStage.Open stage = stages.open(); Socket socket = new Socket()) {
+    try (RehearsalStage.Open stage = stages.open(true); Socket socket = new Socket()) {
       logDir = stage.logDir();
       socket.bind(new InetSocketAddress("127.0.0.1", 0));
       own.add(socket.getLocalPort());
@@ -99,6 +99,9 @@ class RehearsalTest {
       assertEquals(Set.of("lock"), names(logDir));
     }
     assertFalse(Files.exists(logDir), "the throwaway log's directory is deleted with its server");
+    try (RehearsalStage.Open deep = stages.open(false)) {
+      assertEquals(null, deep.logDir(), "a deep round's server runs in memory");
+    }
     assertFalse(Files.exists(configured), "the real server's binlog directory is never touched");
   }
 
