@@ -63,7 +63,7 @@ public final class Binlog {
     this.listener = listener;
     this.lock = lock;
     this.reserveBytes = reserveBytes;
-    if (lock == null) {
+    if (files == null) {
       writer = null;
       writerThread = null;
       recovered = RecoveredLog.empty();
@@ -100,16 +100,18 @@ public final class Binlog {
   }
 
   /**
-   * A log like {@link #open}'s whose segment files keep nothing ({@link NowhereFiles}): every path
-   * of a real log runs, its writer thread included, but no record reaches a disk and a sync returns
-   * at once. For the warm-up's throwaway servers, so that a server with a binlog opens its port on
-   * code compiled for logging, without waiting for a disk while it rehearses. The directory, empty,
-   * holds only the lock.
+   * A new, empty log like {@link #open}'s whose files keep nothing ({@link NowhereFiles}): every
+   * path of a real log runs, its writer thread included, but nothing is read or written on any
+   * disk, {@code config}'s directory included (it is neither created nor locked), and a sync
+   * returns at once. For the warm-up's throwaway servers, so that a server with a binlog opens its
+   * port on code compiled for logging, without waiting for a disk while it rehearses.
    */
-  public static Binlog openWritingNowhere(BinlogConfig config, Executor engineThread, BinlogListener listener)
-      throws IOException {
+  public static Binlog openWritingNowhere(BinlogConfig config, Executor engineThread, BinlogListener listener) {
     long reserve = Math.min(MAX_RESERVE_BYTES, config.segmentSizeBytes());
-    return open(config, engineThread, listener, NowhereFiles.INSTANCE, reserve, DISK_FULL_RETRY_MILLIS);
+    Binlog b = new Binlog(config, engineThread, listener, NowhereFiles.INSTANCE, null, reserve,
+        DISK_FULL_RETRY_MILLIS);
+    b.start(RecoveredLog.empty());
+    return b;
   }
 
   static Binlog open(BinlogConfig config, Executor engineThread, BinlogListener listener, LogFiles files,
@@ -297,7 +299,9 @@ public final class Binlog {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
-      lock.close();
+      if (lock != null) {
+        lock.close();
+      }
     }
   }
 

@@ -10,8 +10,6 @@ import io.github.vertxbeanstalkd.persistence.BinlogConfig;
 import io.github.vertxbeanstalkd.server.TcpServerVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,8 +21,9 @@ import java.util.concurrent.TimeoutException;
 /**
  * Throwaway servers for the {@link Rehearsal}, one at a time: each its own engine and a TCP front on
  * an ephemeral loopback port that serves only the rehearsal's connections. When the real server
- * has a binlog, each engine has one too, with the same fsync policy and segment size, in a
- * temporary directory and writing nowhere ({@link Binlog#openWritingNowhere}): an engine that logs
+ * has a binlog, each engine but the deep rounds' has one too, with the same fsync policy and
+ * segment size, writing nowhere ({@link Binlog#openWritingNowhere}: no directory is created, no
+ * file written, so a server killed during its warm-up leaves nothing behind): an engine that logs
  * takes other branches than one in memory (a reply held until its record is durable, the writer
  * thread's hand-offs, segments filled and compacted), and code compiled for the one in memory was
  * thrown away and compiled again under the first clients' load. No disk is touched, so the
@@ -42,6 +41,8 @@ import java.util.concurrent.TimeoutException;
 final class RehearsalStage {
   private static final String LOOPBACK = "127.0.0.1";
   private static final long DEPLOY_TIMEOUT_SECONDS = 30;
+  /** A throwaway log's directory: a log that writes nowhere neither creates nor reads it. */
+  static final Path NO_DIRECTORY = Path.of("vertx-beanstalkd-rehearsal-log-never-created");
 
   private final Vertx vertx;
   private final ServerInfo info;
@@ -68,8 +69,7 @@ final class RehearsalStage {
   final class Open implements AutoCloseable {
     private final List<String> ids = new ArrayList<>();
     private TcpServerVerticle tcp;
-    /** The throwaway log's directory, or null. */
-    private Path logDir;
+    private boolean isLogged;
 
     String host() {
       return LOOPBACK;
@@ -79,9 +79,9 @@ final class RehearsalStage {
       return tcp.actualPort();
     }
 
-    /** The throwaway log's directory, or null when the engine runs in memory. */
-    Path logDir() {
-      return logDir;
+    /** Whether the engine logs (nowhere). */
+    boolean isLogged() {
+      return isLogged;
     }
 
     /** Undeploys in reverse order: the TCP front stops before the engine it feeds. */
@@ -92,14 +92,7 @@ final class RehearsalStage {
         String id = ids.get(i);
         done = done.compose(v -> vertx.undeploy(id));
       }
-      try {
-        await(done);
-      } finally {
-        // The engine closed its log when it was undeployed: the directory holds only the lock's file.
-        if (logDir != null) {
-          deleteTree(logDir);
-        }
-      }
+      await(done);
     }
   }
 
@@ -117,9 +110,10 @@ final class RehearsalStage {
     // it serves only the rehearsal's own connections and closes any other at once.
     open.tcp = new TcpServerVerticle(stage, address, isTimed ? CommandDurations.unscraped() : CommandDurations.NONE)
         .admitting(remote -> ownPorts.contains(remote.port()));
-    open.logDir = isLogged && binlog.isEnabled() ? temporaryLogDir() : null;
-    BinlogConfig log = open.logDir == null ? BinlogConfig.inMemory()
-        : new BinlogConfig(open.logDir, binlog.fsync(), binlog.segmentSizeBytes(), false);
+    open.isLogged = isLogged && binlog.isEnabled();
+    BinlogConfig log = open.isLogged
+        ? new BinlogConfig(NO_DIRECTORY, binlog.fsync(), binlog.segmentSizeBytes(), false)
+        : BinlogConfig.inMemory();
     QueueEngineVerticle engine =
         new QueueEngineVerticle(address, info, stage.maxJobSizeBytes(), log).writingLogNowhere();
     try {
@@ -130,24 +124,6 @@ final class RehearsalStage {
       throw e;
     }
     return open;
-  }
-
-  /** A new temporary directory, or null (the rehearsal then runs in memory) where none can be made. */
-  private static Path temporaryLogDir() {
-    try {
-      return Files.createTempDirectory("vertx-beanstalkd-rehearsal-");
-    } catch (IOException | UnsupportedOperationException | SecurityException e) {
-      return null;
-    }
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    try (var entries = Files.list(dir)) {
-      for (Path p : (Iterable<Path>) entries::iterator) {
-        Files.deleteIfExists(p);
-      }
-    }
-    Files.deleteIfExists(dir);
   }
 
   private static <T> T await(Future<T> future) throws Exception {
