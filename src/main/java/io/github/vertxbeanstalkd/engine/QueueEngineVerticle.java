@@ -43,11 +43,12 @@ public final class QueueEngineVerticle extends VerticleBase {
   private final ServerInfo info;
   private final long maxJobSizeBytes;
   private final BinlogConfig binlogConfig;
-  private boolean isLogWrittenNowhere;
   private final EngineObserver observer;
   private final Clock clock;
   private final EngineInput input = new Input();
   private long maxMemoryBytes;
+  /** Set for the warm-up's throwaway servers only: see {@link #writingLogNowhere()}. */
+  private boolean isLogWrittenNowhere;
   private Binlog binlog;
   private QueueEngine engine;
   private EventBus bus;
