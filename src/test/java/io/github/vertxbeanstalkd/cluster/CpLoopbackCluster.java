@@ -1,9 +1,8 @@
 package io.github.vertxbeanstalkd.cluster;
 
+import io.github.vertxbeanstalkd.LoopbackPorts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -27,7 +26,7 @@ final class CpLoopbackCluster {
   CpLoopbackCluster(int members, Path dir) {
     this.dir = dir;
     for (int i = 0; i < members; i++) {
-      ports.add(freePort());
+      ports.add(LoopbackPorts.unused());
     }
   }
 
@@ -52,11 +51,4 @@ final class CpLoopbackCluster {
   }
 
   /** A port free now on loopback, picked by the kernel. */
-  static int freePort() {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
 }

@@ -1,6 +1,7 @@
 package io.github.vertxbeanstalkd.cluster;
 
 import io.github.vertxbeanstalkd.ChildJvm;
+import io.github.vertxbeanstalkd.LoopbackPorts;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
@@ -40,8 +41,8 @@ final class GroupNode implements AutoCloseable {
 
   GroupNode(String name, Path dir, Path clusterXml, JsonObject replication) {
     this.name = name;
-    this.port = CpLoopbackCluster.freePort();
-    this.httpPort = CpLoopbackCluster.freePort();
+    this.port = LoopbackPorts.unused();
+    this.httpPort = LoopbackPorts.unused();
     this.binlogDir = dir.resolve(name);
     this.clusterXml = clusterXml;
     // -Dbeanstalkd.clusterLogs=DIR keeps every node's log there, to read after a failed run.

@@ -2,6 +2,7 @@ package io.github.vertxbeanstalkd.cluster;
 
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
+import io.github.vertxbeanstalkd.LoopbackPorts;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -10,8 +11,6 @@ import io.vertx.spi.cluster.hazelcast.ConfigUtil;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -31,7 +30,7 @@ public final class LoopbackCluster {
   /** A cluster of up to {@code members} members. */
   public LoopbackCluster(int members) {
     for (int i = 0; i < members; i++) {
-      ports.add(freePort());
+      ports.add(LoopbackPorts.unused());
     }
   }
 
@@ -103,11 +102,4 @@ public final class LoopbackCluster {
     }
   }
 
-  private static int freePort() {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
 }

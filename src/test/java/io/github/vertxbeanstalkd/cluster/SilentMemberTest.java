@@ -3,14 +3,15 @@ package io.github.vertxbeanstalkd.cluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.hazelcast.cluster.Address;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.InMemoryXmlConfig;
 import com.hazelcast.core.Hazelcast;
-import com.hazelcast.cluster.Address;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.instance.EndpointQualifier;
 import com.hazelcast.instance.impl.HazelcastInstanceProxy;
 import com.hazelcast.instance.impl.Node;
+import io.github.vertxbeanstalkd.LoopbackPorts;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
@@ -48,7 +49,7 @@ class SilentMemberTest {
 
   @Test
   void anAppWhoseFileUsesThePlainNetworkStillJoins() throws Exception {
-    int port = CpLoopbackCluster.freePort();
+    int port = LoopbackPorts.unused();
     String name = "mixed-" + UUID.randomUUID();
     HazelcastInstance node = Hazelcast.newHazelcastInstance(new InMemoryXmlConfig(shipped(Path.of("conf", "cluster.xml"),
         name, port, "<member>127.0.0.1:" + port + "</member>")));
@@ -56,7 +57,7 @@ class SilentMemberTest {
     try {
       Config plain = new Config().setClusterName(name);
       plain.setProperty("hazelcast.wait.seconds.before.join", "0");
-      plain.getNetworkConfig().setPort(CpLoopbackCluster.freePort()).setPortAutoIncrement(false);
+      plain.getNetworkConfig().setPort(LoopbackPorts.unused()).setPortAutoIncrement(false);
       plain.getNetworkConfig().getInterfaces().setEnabled(true).addInterface("127.0.0.1");
       plain.getNetworkConfig().getJoin().getMulticastConfig().setEnabled(false);
       plain.getNetworkConfig().getJoin().getAutoDetectionConfig().setEnabled(false);
@@ -83,7 +84,7 @@ class SilentMemberTest {
   private static void assertQuietBeside(Path shipped) throws Exception {
     try (ServerSocket silent = new ServerSocket()) {
       silent.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
-      int port = CpLoopbackCluster.freePort();
+      int port = LoopbackPorts.unused();
       Config config = new InMemoryXmlConfig(shipped(shipped, "silent-" + UUID.randomUUID(), port,
           "<member>127.0.0.1:" + port + "</member>"));
       HazelcastInstance member = Hazelcast.newHazelcastInstance(config);

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.vertxbeanstalkd.ChildJvm;
+import io.github.vertxbeanstalkd.LoopbackPorts;
 import io.github.vertxbeanstalkd.TestClient;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -44,10 +44,7 @@ class LauncherMetricsAndShutdownTest {
 
   @Test
   void vertxSeriesTooThenSigtermFinishesRepliesFlushesTheBinlogAndExitsZero() throws Exception {
-    int embeddedPort;
-    try (ServerSocket probe = new ServerSocket(0)) {
-      embeddedPort = probe.getLocalPort();
-    }
+    int embeddedPort = LoopbackPorts.unused();
     // Prometheus options through --options, as the Vert.x docs show them (once a NoClassDefFoundError).
     server = start(List.of("--options", "{\"metricsOptions\":{\"enabled\":true,\"prometheusOptions\":{\"enabled\":true,"
         + "\"startEmbeddedServer\":true,\"embeddedServerOptions\":{\"host\":\"127.0.0.1\",\"port\":" + embeddedPort

@@ -4,13 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.vertxbeanstalkd.BeanstalkServer;
+import io.github.vertxbeanstalkd.LoopbackPorts;
 import io.github.vertxbeanstalkd.TestClient;
-import io.github.vertxbeanstalkd.config.ServerConfig;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
-import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -45,10 +44,7 @@ class ReadinessDuringReplayTest {
     await(first.close());
 
     // A fixed HTTP port, so that it can be polled before the deployment completes.
-    int httpPort;
-    try (ServerSocket probe = new ServerSocket(0)) {
-      httpPort = probe.getLocalPort();
-    }
+    int httpPort = LoopbackPorts.unused();
     Future<BeanstalkServer> second = BeanstalkServer.deploy(vertx,
         config.copy().put("http", new JsonObject().put("port", httpPort)));
     Http http = new Http(httpPort);

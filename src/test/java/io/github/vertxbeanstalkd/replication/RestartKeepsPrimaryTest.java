@@ -11,12 +11,10 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.cp.internal.RaftService;
 import com.hazelcast.cp.internal.raft.impl.RaftNode;
 import com.hazelcast.instance.impl.HazelcastInstanceProxy;
+import io.github.vertxbeanstalkd.LoopbackPorts;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -39,7 +37,7 @@ class RestartKeepsPrimaryTest {
   /** Far below Hazelcast's own removal of a missing CP member (missing-cp-member-auto-removal-seconds, 30). */
   private static final long SEAT_REMOVED_MILLIS = 10_000;
   private final String cluster = "restart-keeps-primary-" + UUID.randomUUID();
-  private final List<Integer> ports = List.of(freePort(), freePort(), freePort());
+  private final List<Integer> ports = List.of(LoopbackPorts.unused(), LoopbackPorts.unused(), LoopbackPorts.unused());
   private final HazelcastInstance[] members = new HazelcastInstance[3];
   private final HazelcastGroupLock[] locks = new HazelcastGroupLock[3];
   private final AtomicLong confirmations = new AtomicLong();
@@ -193,11 +191,4 @@ class RestartKeepsPrimaryTest {
     }
   }
 
-  private static int freePort() {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-  }
 }
