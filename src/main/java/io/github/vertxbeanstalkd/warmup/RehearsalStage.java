@@ -45,6 +45,14 @@ final class RehearsalStage {
   private static final long DEPLOY_TIMEOUT_SECONDS = 30;
   /** A throwaway log's directory: a log that writes nowhere neither creates nor reads it. */
   static final Path NO_DIRECTORY = Path.of("vertx-beanstalkd-rehearsal-log-never-created");
+  /**
+   * A throwaway log's segments: small enough that every round fills several, so that moving to a new
+   * segment, deleting unneeded ones and compaction run before the port opens. At the default 10 MiB
+   * a round fills none, and the real log's first new segment threw the put path's compiled code away
+   * (-XX:+LogCompilation, a newly promoted primary: nine uncommon traps at once in Binlog.append,
+   * Binlog.place, SegmentLedger.takeUnneeded and Binlog.isCompactionDue).
+   */
+  static final long SEGMENT_BYTES = 256 * 1024;
 
   private final Vertx vertx;
   private final ServerInfo info;
@@ -114,7 +122,7 @@ final class RehearsalStage {
         .admitting(remote -> ownPorts.contains(remote.port()));
     open.isLogged = isLogged && binlog.isEnabled();
     BinlogConfig log = open.isLogged
-        ? new BinlogConfig(NO_DIRECTORY, binlog.fsync(), binlog.segmentSizeBytes(), false)
+        ? new BinlogConfig(NO_DIRECTORY, binlog.fsync(), Math.min(binlog.segmentSizeBytes(), SEGMENT_BYTES), false)
         : BinlogConfig.inMemory();
     QueueEngineVerticle engine =
         new QueueEngineVerticle(address, info, stage.maxJobSizeBytes(), log).writingLogNowhere();

@@ -102,6 +102,33 @@ class RehearsalTest {
     assertFalse(Files.exists(configured), "the real server's binlog directory is never touched");
   }
 
+  @Test
+  void theThrowawayLogFillsSegmentsFarSmallerThanTheDefault(Vertx vertx, @TempDir Path parent) throws Exception {
+    LocalCodec.registerAll(vertx);
+    Set<Integer> own = ConcurrentHashMap.newKeySet();
+    BinlogConfig real = new BinlogConfig(parent.resolve("binlog"), new FsyncPolicy.Interval(50),
+        BinlogConfig.DEFAULT_SEGMENT_SIZE, false);
+    RehearsalStage stages = new RehearsalStage(vertx, ServerInfo.gather(), false, own, real);
+    try (RehearsalStage.Open stage = stages.open(true); Socket socket = new Socket()) {
+      socket.bind(new InetSocketAddress("127.0.0.1", 0));
+      own.add(socket.getLocalPort());
+      socket.connect(new InetSocketAddress(stage.host(), stage.port()), 5_000);
+      socket.setSoTimeout(5_000);
+      OutputStream out = socket.getOutputStream();
+      BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
+      String body = "x".repeat(1_000);
+      // 2 MB of bodies: a fifth of one default segment, eight of the rehearsal's.
+      for (int i = 1; i <= 2_000; i++) {
+        out.write(("put 0 0 60 1000\r\n" + body + "\r\n").getBytes(StandardCharsets.US_ASCII));
+        assertEquals("INSERTED " + i, in.readLine());
+      }
+      out.write("stats\r\n".getBytes(StandardCharsets.US_ASCII));
+      Map<String, String> stats = yamlMap(in);
+      assertTrue(Long.parseLong(stats.get("binlog-current-index")) >= 8,
+          "segments filled: " + stats.get("binlog-current-index"));
+    }
+  }
+
   /** A stats reply: "OK n", then a YAML map of n bytes. */
   private static Map<String, String> yamlMap(BufferedReader in) throws Exception {
     String ok = in.readLine();
