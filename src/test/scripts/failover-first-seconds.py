@@ -75,9 +75,9 @@ def load_average():
 
 
 def cpu_ms(pid):
-    """CPU time of the process so far, in ms: (all threads, the JIT compilers' threads)."""
+    """CPU time of the process so far, in ms, by thread kind: total, JIT compilers, Hazelcast, event loops."""
     tick = os.sysconf("SC_CLK_TCK")
-    total = compilers = 0
+    parts = {"total": 0, "compilers": 0, "hazelcast": 0, "eventLoops": 0}
     for task in os.listdir("/proc/%d/task" % pid):
         try:
             with open("/proc/%d/task/%s/stat" % (pid, task)) as f:
@@ -87,19 +87,25 @@ def cpu_ms(pid):
         name = stat[stat.index("(") + 1:stat.rindex(")")]
         fields = stat[stat.rindex(")") + 2:].split()
         ms = (int(fields[11]) + int(fields[12])) * 1000 // tick
-        total += ms
+        parts["total"] += ms
         if "CompilerThre" in name:
-            compilers += ms
-    return total, compilers
+            parts["compilers"] += ms
+        elif name.startswith("hz."):
+            parts["hazelcast"] += ms
+        elif name.startswith("vert.x-eventloo"):
+            parts["eventLoops"] += ms
+    return parts
 
 
 def measured(generator, node, window_ms):
     """The generator's figures for one window on node, with the JIT compilers' part of its CPU."""
-    total, compilers = cpu_ms(node.proc.pid)
+    before = cpu_ms(node.proc.pid)
     result = figures(generator.run(node.port, window_ms))
-    total_after, compilers_after = cpu_ms(node.proc.pid)
-    result["cpuMs"] = total_after - total
-    result["compilerMs"] = compilers_after - compilers
+    after = cpu_ms(node.proc.pid)
+    result["cpuMs"] = after["total"] - before["total"]
+    result["compilerMs"] = after["compilers"] - before["compilers"]
+    result["hazelcastMs"] = after["hazelcast"] - before["hazelcast"]
+    result["eventLoopMs"] = after["eventLoops"] - before["eventLoops"]
     return result
 
 
@@ -240,7 +246,11 @@ def summary(runs, labels, args):
     bs = [r for r in runs if r["server"] == "beanstalkd"]
     lines.append("%-12s %-12s %9s %8s %8s %8s  %9s %8s  %s" % (
         "server", "window", "ops/s", "p99", "p99.9", "max", "1-5 s/s", "1-5 p99",
-        "JIT compilers' share of the server's CPU"))
+        "the server's CPU: JIT compilers / Hazelcast / event loops"))
+
+    def share(rs, key):
+        values = [r[key] / (r["cpuMs"] or 1) for r in rs if key in r]
+        return "%.0f%%" % (100 * median(values)) if values else "-"
 
     def row(label, window, rs):
         compilers = [r["compilerMs"] / (r["cpuMs"] or 1) for r in rs if "cpuMs" in r]
@@ -249,7 +259,7 @@ def summary(runs, labels, args):
             median([r["p999Us"] for r in rs]) / 1e3, median([r["maxUs"] for r in rs]) / 1e3,
             median([r["afterSlice0OpsPerSec"] for r in rs]) or 0,
             (median([r["afterSlice0P99Us"] for r in rs]) or 0) / 1e3,
-            "%.0f%%" % (100 * median(compilers)) if compilers else ""))
+            " / ".join(share(rs, k) for k in ("compilerMs", "hazelcastMs", "eventLoopMs")) if compilers else ""))
     for label in labels:
         ours = [r for r in runs if r["server"] == label]
         for window in ("before", "first", "later"):
