@@ -28,8 +28,9 @@ import java.util.concurrent.TimeoutException;
  * one engine).
  *
  * <p>When the real server has a binlog, each engine but the deep rounds' has one too, with the same
- * fsync policy and segment size, writing nowhere ({@link Binlog#openWritingNowhere}: no directory
- * is created, no file written, so a server killed during its warm-up leaves nothing behind). An
+ * fsync policy and small segments ({@link #SEGMENT_BYTES}), writing nowhere
+ * ({@link Binlog#openWritingNowhere}: no directory is created, no file written, so a server killed
+ * during its warm-up leaves nothing behind). An
  * engine that logs takes other branches than one in memory (a reply held until its record is
  * durable, the writer thread's hand-offs, segments filled and compacted), which were otherwise
  * compiled under the first clients' load (measured, one connection, fsync 50, the first round
@@ -48,9 +49,10 @@ final class RehearsalStage {
   /**
    * A throwaway log's segments: small enough that every round fills several, so that moving to a new
    * segment, deleting unneeded ones and compaction run before the port opens. At the default 10 MiB
-   * a round fills none, and the real log's first new segment threw the put path's compiled code away
-   * (-XX:+LogCompilation, a newly promoted primary: nine uncommon traps at once in Binlog.append,
-   * Binlog.place, SegmentLedger.takeUnneeded and Binlog.isCompactionDue).
+   * a round fills none, and the real log's first new segments threw the put path's compiled code away
+   * (-XX:+LogCompilation, a lone server under put c=1 with fsync 50: 22 uncommon traps in
+   * Binlog.isCompactionDue, SegmentLedger, JobBaseIndex and QueueEngine; none at the first segment
+   * with this size).
    */
   static final long SEGMENT_BYTES = 256 * 1024;
 
