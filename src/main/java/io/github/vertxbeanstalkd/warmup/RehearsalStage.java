@@ -30,10 +30,9 @@ import java.util.concurrent.TimeoutException;
  * <p>When the real server has a binlog, each engine but the deep rounds' has one too, with the same
  * fsync policy and small segments ({@link #SEGMENT_BYTES}), writing nowhere
  * ({@link Binlog#openWritingNowhere}: no directory is created, no file written, so a server killed
- * during its warm-up leaves nothing behind). An
- * engine that logs takes other branches than one in memory (a reply held until its record is
- * durable, the writer thread's hand-offs, segments filled and compacted), which were otherwise
- * compiled under the first clients' load (measured, one connection, fsync 50, the first round
+ * during its warm-up leaves nothing behind). An engine that logs takes other branches than one in
+ * memory (a reply held until its record is durable, the writer thread's hand-offs, segments filled
+ * and compacted), which were otherwise compiled under the first clients' load (measured, one connection, fsync 50, the first round
  * after the port opens: 82-99 us of CPU per put without, 61-78 with). No disk is touched, so the
  * rehearsal runs as fast as in memory even under {@code fsync always} (an earlier try with real
  * files waited for the disk: 2 rounds of load in the warm-up's 12 s).

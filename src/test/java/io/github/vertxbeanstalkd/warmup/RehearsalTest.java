@@ -75,22 +75,10 @@ class RehearsalTest {
     // The smallest segments, so that a few hundred puts fill several and the log moves on.
     BinlogConfig real = new BinlogConfig(configured, new FsyncPolicy.Always(), BinlogConfig.MIN_SEGMENT_SIZE, false);
     RehearsalStage stages = new RehearsalStage(vertx, ServerInfo.gather(), false, own, real);
-    try (RehearsalStage.Open stage = stages.open(true); Socket socket = new Socket()) {
+    try (RehearsalStage.Open stage = stages.open(true)) {
       assertTrue(stage.isLogged());
-      socket.bind(new InetSocketAddress("127.0.0.1", 0));
-      own.add(socket.getLocalPort());
-      socket.connect(new InetSocketAddress(stage.host(), stage.port()), 5_000);
-      socket.setSoTimeout(5_000);
-      OutputStream out = socket.getOutputStream();
-      BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
-      String body = "x".repeat(100);
-      for (int i = 1; i <= 300; i++) {
-        out.write(("put 0 0 60 100\r\n" + body + "\r\n").getBytes(StandardCharsets.US_ASCII));
-        // Under fsync always a put is answered once its record is durable: here, once the writer took it.
-        assertEquals("INSERTED " + i, in.readLine());
-      }
-      out.write("stats\r\n".getBytes(StandardCharsets.US_ASCII));
-      Map<String, String> stats = yamlMap(in);
+      // Under fsync always a put is answered once its record is durable: here, once the writer took it.
+      Map<String, String> stats = statsAfterPuts(stage, own, 300, 100);
       assertTrue(Long.parseLong(stats.get("binlog-records-written")) >= 300, stats.toString());
       assertTrue(Long.parseLong(stats.get("binlog-current-index")) > 3, "segments filled: " + stats);
       // The segments went nowhere: the throwaway log made no directory, nor any file.
@@ -109,23 +97,35 @@ class RehearsalTest {
     BinlogConfig real = new BinlogConfig(parent.resolve("binlog"), new FsyncPolicy.Interval(50),
         BinlogConfig.DEFAULT_SEGMENT_SIZE, false);
     RehearsalStage stages = new RehearsalStage(vertx, ServerInfo.gather(), false, own, real);
-    try (RehearsalStage.Open stage = stages.open(true); Socket socket = new Socket()) {
+    try (RehearsalStage.Open stage = stages.open(true)) {
+      // 2 MB of bodies: a fifth of one default segment, eight of the rehearsal's.
+      Map<String, String> stats = statsAfterPuts(stage, own, 2_000, 1_000);
+      assertTrue(Long.parseLong(stats.get("binlog-current-index")) >= 8,
+          "segments filled: " + stats.get("binlog-current-index"));
+    }
+  }
+
+  /**
+   * Puts {@code count} jobs of {@code bodyBytes} bytes into {@code stage} over a connection of the
+   * rehearsal's own (its port in {@code own}), each answered INSERTED in order, then returns its stats.
+   */
+  private static Map<String, String> statsAfterPuts(RehearsalStage.Open stage, Set<Integer> own, int count,
+      int bodyBytes) throws Exception {
+    try (Socket socket = new Socket()) {
       socket.bind(new InetSocketAddress("127.0.0.1", 0));
       own.add(socket.getLocalPort());
       socket.connect(new InetSocketAddress(stage.host(), stage.port()), 5_000);
       socket.setSoTimeout(5_000);
       OutputStream out = socket.getOutputStream();
       BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
-      String body = "x".repeat(1_000);
-      // 2 MB of bodies: a fifth of one default segment, eight of the rehearsal's.
-      for (int i = 1; i <= 2_000; i++) {
-        out.write(("put 0 0 60 1000\r\n" + body + "\r\n").getBytes(StandardCharsets.US_ASCII));
+      byte[] put = ("put 0 0 60 " + bodyBytes + "\r\n" + "x".repeat(bodyBytes) + "\r\n")
+          .getBytes(StandardCharsets.US_ASCII);
+      for (int i = 1; i <= count; i++) {
+        out.write(put);
         assertEquals("INSERTED " + i, in.readLine());
       }
       out.write("stats\r\n".getBytes(StandardCharsets.US_ASCII));
-      Map<String, String> stats = yamlMap(in);
-      assertTrue(Long.parseLong(stats.get("binlog-current-index")) >= 8,
-          "segments filled: " + stats.get("binlog-current-index"));
+      return yamlMap(in);
     }
   }
 
