@@ -7,7 +7,8 @@ Per run: the server on CPU 0 (the script's clients on CPU 1, as the caller pins 
 again every 0.3 s (so a tube is made, then dropped once empty and unused), and a third sends put
 then delete, one at a time, for --seconds; each put-and-delete is one latency sample. Ours starts
 as the README says (`java @conf/jvm.options -jar JAR`, its HTTP port on 0, metrics on, as shipped);
---metrics-off adds `"metrics": {"enabled": false}`. The per-tube series of /metrics once made the
+--metrics-off adds `"metrics": {"enabled": false}`, --jvm-option adds an option to ours (repeatable),
+--keep keeps the servers' logs. The per-tube series of /metrics once made the
 engine's thread register Micrometer gauges for every tube at each change (up to 0.8 s stalls at
 5,000 tubes); this is the command that shows it.
 
@@ -67,7 +68,8 @@ def start(args, kind, port, workdir):
         conf = {"port": port, "http": {"port": 0}}
         if args.metrics_off:
             conf["metrics"] = {"enabled": False}
-        cmd = ["taskset", "-c", "0", "java", "@conf/jvm.options", "-jar", args.jar, "-conf", json.dumps(conf)]
+        cmd = (["taskset", "-c", "0", "java", "@conf/jvm.options"] + args.jvm_option
+               + ["-jar", args.jar, "-conf", json.dumps(conf)])
     log = open(os.path.join(workdir, kind + ".log"), "w")
     return subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
 
@@ -125,6 +127,8 @@ def main():
     p.add_argument("--settle-seconds", type=float, default=3)
     p.add_argument("--rounds", type=int, default=2)
     p.add_argument("--metrics-off", action="store_true")
+    p.add_argument("--jvm-option", action="append", default=[], help="added to ours' command line (repeatable)")
+    p.add_argument("--keep", action="store_true", help="keep the servers' logs (printed: where)")
     args = p.parse_args()
     workdir = tempfile.mkdtemp(prefix="tube-churn-")
     print("load average before: %s" % open("/proc/loadavg").read().strip())
@@ -140,7 +144,10 @@ def main():
         print("median %-10s ops %d, p99 %.0f us, p99.9 %.0f us, max %.1f ms" % (
             kind, statistics.median(r["ops"] for r in rs), statistics.median(r["p99_us"] for r in rs),
             statistics.median(r["p999_us"] for r in rs), statistics.median(r["max_ms"] for r in rs)))
-    shutil.rmtree(workdir, ignore_errors=True)
+    if args.keep:
+        print("logs in %s" % workdir)
+    else:
+        shutil.rmtree(workdir, ignore_errors=True)
     return 0
 
 
