@@ -6,7 +6,7 @@
 # Cases: "always" (ours fsync always vs beanstalkd -b DIR -f 0), "50" (fsync every 50 ms vs
 # beanstalkd -b DIR -f 50), "memory" (no binlog on either side).
 #
-# Prints per round and as medians: ops/s, p99 latency, and the server's CPU time per put (user +
+# Prints per round and as medians: ops/s, p99, p99.9 and max latency, and the server's CPU time per put (user +
 # system of the whole process over the measured window, from /proc/PID/stat).
 #
 # Usage: src/test/scripts/bench-binlog.sh   (after mvn -B -q package -DskipTests)
@@ -88,7 +88,7 @@ cpu_ticks() {
   awk '{ print $14 + $15 }' "/proc/$1/stat"
 }
 
-# bench PORT PID: prints ops/s, errors, p99 in us and the server's CPU us per put of one measured
+# bench PORT PID: prints ops/s, errors, p99, p99.9 and max in us and the server's CPU us per put of one measured
 # window (CPU read at the window's start and end, so warm-up and the final cleanup stay out).
 bench() {
   local hz out start end
@@ -105,7 +105,8 @@ bench() {
   wait "$bench_pid"
   grep '^{' "$out" | python3 -c 'import json, sys
 r = json.load(sys.stdin); ticks, hz, ms = (float(a) for a in sys.argv[1:])
-print("%.0f %d %.0f %.0f" % (r["opsPerSec"], r["errors"], r["p99Us"], ticks / hz * 1e6 / max(1.0, r["opsPerSec"] * ms / 1000)))' \
+print("%.0f %d %.0f %.0f %.0f %.0f" % (r["opsPerSec"], r["errors"], r["p99Us"], r["p999Us"], r["maxUs"],
+    ticks / hz * 1e6 / max(1.0, r["opsPerSec"] * ms / 1000)))' \
     "$((end - start))" "$hz" "$DURATION_MS"
   rm -f "$out"
 }
@@ -130,18 +131,22 @@ for case in $CASES; do
     done
   fi
   ours=(); theirs=(); ratios=(); ours_p99=(); theirs_p99=(); ours_cpu=(); theirs_cpu=()
+  ours_p999=(); theirs_p999=(); ours_max=(); theirs_max=()
   for round in $(seq 1 "$ROUNDS"); do
-    read -r a ea pa ca < <(bench "$OURS_PORT" "$OURS_PID")
-    read -r b eb pb cb < <(bench "$BS_PORT" "$BS_PID")
+    read -r a ea pa qa xa ca < <(bench "$OURS_PORT" "$OURS_PID")
+    read -r b eb pb qb xb cb < <(bench "$BS_PORT" "$BS_PID")
     ours+=("$a"); theirs+=("$b"); ratios+=("$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", a / b }')")
     ours_p99+=("$pa"); theirs_p99+=("$pb"); ours_cpu+=("$ca"); theirs_cpu+=("$cb")
-    echo "  round $round: ours $a ops/s p99 ${pa} us cpu ${ca} us/put (errors $ea)," \
-      "beanstalkd $b ops/s p99 ${pb} us cpu ${cb} us/put (errors $eb), load $(cut -d' ' -f1 /proc/loadavg)"
+    ours_p999+=("$qa"); theirs_p999+=("$qb"); ours_max+=("$xa"); theirs_max+=("$xb")
+    echo "  round $round: ours $a ops/s p99 ${pa} p99.9 ${qa} max ${xa} us cpu ${ca} us/put (errors $ea)," \
+      "beanstalkd $b ops/s p99 ${pb} p99.9 ${qb} max ${xb} us cpu ${cb} us/put (errors $eb), load $(cut -d' ' -f1 /proc/loadavg)"
   done
   mo=$(median "${ours[@]}"); mb=$(median "${theirs[@]}")
   echo "  median: ours $mo ops/s, beanstalkd $mb ops/s, ratio of medians" \
     "$(awk -v a="$mo" -v b="$mb" 'BEGIN { printf "%.2f", a / b }')x, median of round ratios $(median "${ratios[@]}")x"
   echo "  median p99: ours $(median "${ours_p99[@]}") us, beanstalkd $(median "${theirs_p99[@]}") us;" \
+    "p99.9: ours $(median "${ours_p999[@]}") us, beanstalkd $(median "${theirs_p999[@]}") us;" \
+    "max: ours $(median "${ours_max[@]}") us, beanstalkd $(median "${theirs_max[@]}") us;" \
     "median server CPU: ours $(median "${ours_cpu[@]}") us/put, beanstalkd $(median "${theirs_cpu[@]}") us/put"
   kill "$OURS_PID" "$BS_PID"; wait "$OURS_PID" "$BS_PID" 2>/dev/null || true
 done
