@@ -19,6 +19,7 @@ final class MemoryCap {
   private final Tubes tubes;
   private final Sessions sessions;
   private long maxBytes = Long.MAX_VALUE;
+  private long maxHeldBytes = Long.MAX_VALUE;
 
   MemoryCap(JobTable table, Tubes tubes, Sessions sessions) {
     this.table = table;
@@ -41,6 +42,26 @@ final class MemoryCap {
           + " or lower maxMemory");
     }
     maxBytes = bytes > 0 ? bytes : (long) (storeLimit * defaultShare);
+  }
+
+  /**
+   * The cap on the price of every tube, watch and session alone: they live on the heap, which
+   * maxMemory (sized by direct memory) does not bound.
+   */
+  void limitHeld(long bytes) {
+    maxHeldBytes = bytes;
+  }
+
+  long maxHeldBytes() {
+    return maxHeldBytes;
+  }
+
+  /**
+   * True when {@code moreBytes} of tubes, watches or sessions still fit under both caps: maxMemory
+   * and the heap's share for them.
+   */
+  boolean admitsHeld(long moreBytes) {
+    return pricedBytes() + moreBytes <= maxHeldBytes && admits(moreBytes);
   }
 
   /** Job data plus the price of every tube, watch and session. */

@@ -73,7 +73,7 @@ public final class QueueEngine {
     CommandHandlers handlers = new CommandHandlers(new CommandHandlers.Context(tubes, jobs, memory, counts, binlog,
         clock, waiters, stats, this::isDraining, () -> this.turns.requestYield(), this::closeSession,
         replies::acceptsChanges));
-    this.turns = new Turns(handlers, tubes, replies::add);
+    this.turns = new Turns(handlers, tubes, memory, replies::add);
     this.compaction = new Compaction(binlog, jobs);
     this.shipping = new LogShipping(jobs, replies, table, clock, this::runAndFlush);
     RecoveredLog recovered = binlog.takeRecovered();
@@ -87,7 +87,7 @@ public final class QueueEngine {
 
   /** A new session: a connection uses and watches default; any other has no tube and is refused past maxMemory. */
   public void open(SessionKey key, boolean isConnection) {
-    boolean isRefused = !isConnection && !memory.admits(MemoryCap.SESSION_BYTES);
+    boolean isRefused = !isConnection && !memory.admitsHeld(MemoryCap.SESSION_BYTES);
     Session s = sessions.open(key, isConnection, isRefused);
     if (isConnection) {
       Tube t = tubes.getOrCreate(Tubes.DEFAULT);
@@ -243,6 +243,15 @@ public final class QueueEngine {
    */
   public void limitMemory(long maxBytes) {
     memory.limit(maxBytes, table.memory().limitBytes(), DEFAULT_MAX_MEMORY_SHARE);
+  }
+
+  /**
+   * The heap's share for tubes, watch lists and sessions, priced as maxMemory prices them: past
+   * {@code maxBytes}, {@code use} and {@code watch} of a new tube, a new watch and a new event-bus
+   * session answer OUT_OF_MEMORY. Unlimited unless set.
+   */
+  public void limitHeldState(long maxBytes) {
+    memory.limitHeld(maxBytes);
   }
 
   /** The job store's memory to the byte: pages of records and bodies, the id index, the heaps. */

@@ -47,6 +47,7 @@ public final class QueueEngineVerticle extends VerticleBase {
   private final Clock clock;
   private final EngineInput input = new Input();
   private long maxMemoryBytes;
+  private long maxHeldStateBytes = Long.MAX_VALUE;
   /** Set for the warm-up's throwaway servers only: see {@link #writingLogNowhere()}. */
   private boolean isLogWrittenNowhere;
   private Binlog binlog;
@@ -100,6 +101,12 @@ public final class QueueEngineVerticle extends VerticleBase {
     return this;
   }
 
+  /** The heap's share for tubes, watch lists and sessions ({@link QueueEngine#limitHeldState}); unlimited by default. */
+  public QueueEngineVerticle withMaxHeldState(long bytes) {
+    this.maxHeldStateBytes = bytes;
+    return this;
+  }
+
   @Override
   public Future<?> start() {
     long storeLimit = new DirectMemory().limitBytes();
@@ -125,6 +132,7 @@ public final class QueueEngineVerticle extends VerticleBase {
           binlog = opened;
           engine = new QueueEngine(clock, this::collect, info, maxJobSizeBytes, binlog);
           engine.limitMemory(maxMemoryBytes);
+          engine.limitHeldState(maxHeldStateBytes);
           consumer = bus.localConsumer(address.requests(), msg -> {
             Object answer = handle(msg.body());
             if (msg.replyAddress() != null) {

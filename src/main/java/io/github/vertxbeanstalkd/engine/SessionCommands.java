@@ -29,7 +29,7 @@ abstract class SessionCommands implements Command.Handler<Session, Reply> {
   @Override
   public Reply use(Session s, Command.Use cmd) {
     c.counts().count(Counter.USE);
-    if (!tubes.exists(cmd.tube()) && !c.memory().admits(MemoryCap.TUBE_BYTES)) {
+    if (!tubes.exists(cmd.tube()) && !c.memory().admitsHeld(MemoryCap.TUBE_BYTES)) {
       return Reply.Word.OUT_OF_MEMORY;
     }
     Tube t = tubes.getOrCreate(cmd.tube());
@@ -42,7 +42,7 @@ abstract class SessionCommands implements Command.Handler<Session, Reply> {
     c.counts().count(Counter.WATCH);
     boolean isNewTube = !tubes.exists(cmd.tube());
     if ((isNewTube || s.watchPosition(cmd.tube()) < 0)
-        && !c.memory().admits(MemoryCap.WATCH_BYTES + (isNewTube ? MemoryCap.TUBE_BYTES : 0))) {
+        && !c.memory().admitsHeld(MemoryCap.WATCH_BYTES + (isNewTube ? MemoryCap.TUBE_BYTES : 0))) {
       return Reply.Word.OUT_OF_MEMORY;
     }
     tubes.watch(s, tubes.getOrCreate(cmd.tube()));

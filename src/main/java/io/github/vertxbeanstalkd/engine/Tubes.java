@@ -158,6 +158,19 @@ final class Tubes {
     watchOnlyTubes(s, List.of());
   }
 
+  /** The price of the tubes {@code scope} names that do not exist yet (a name twice may count twice). */
+  long newTubeBytes(Scope scope) {
+    long fresh = scope.tube() != null && !exists(scope.tube()) ? 1 : 0;
+    if (scope.watchTubes() != null) {
+      for (String name : scope.watchTubes()) {
+        if (!exists(name) && !name.equals(scope.tube())) {
+          fresh++;
+        }
+      }
+    }
+    return fresh * MemoryCap.TUBE_BYTES;
+  }
+
   /**
    * A scoped command begins: the session uses and watches what {@code scope} names (unchanged where
    * it names nothing), and has its own tubes back at {@link #leaveScope}.

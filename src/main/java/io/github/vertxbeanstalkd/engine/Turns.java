@@ -19,12 +19,14 @@ final class Turns {
   private final ArrayDeque<Session> yielded = new ArrayDeque<>();
   private final CommandHandlers handlers;
   private final Tubes tubes;
+  private final MemoryCap memory;
   private final BiConsumer<Session, Reply> replies;
   private boolean isYieldRequested;
 
-  Turns(CommandHandlers handlers, Tubes tubes, BiConsumer<Session, Reply> replies) {
+  Turns(CommandHandlers handlers, Tubes tubes, MemoryCap memory, BiConsumer<Session, Reply> replies) {
     this.handlers = handlers;
     this.tubes = tubes;
+    this.memory = memory;
     this.replies = replies;
   }
 
@@ -78,10 +80,16 @@ final class Turns {
           r = handlers.kick(s, kick);
         } else {
           Scope scope = s.nextScope();
-          if (!scope.isNone()) {
-            tubes.enterScope(s, scope);
+          long newTubeBytes = scope.isNone() ? 0 : tubes.newTubeBytes(scope);
+          if (newTubeBytes > 0 && !memory.admitsHeld(newTubeBytes)) {
+            // A scope naming tubes that do not exist makes them, as use and watch do, under the same caps.
+            r = Reply.Word.OUT_OF_MEMORY;
+          } else {
+            if (!scope.isNone()) {
+              tubes.enterScope(s, scope);
+            }
+            r = s.isRefused() ? Reply.Word.OUT_OF_MEMORY : next.dispatch(handlers, s);
           }
-          r = s.isRefused() ? Reply.Word.OUT_OF_MEMORY : next.dispatch(handlers, s);
         }
       } catch (RuntimeException bug) {
         // STYLE.md: an exception is a bug; log it and still answer, so the client is never stuck.

@@ -185,6 +185,21 @@ class ScopedSessionsTest {
   }
 
   @Test
+  void aScopeNamingNewTubesPastTheHeapShareAnswersOutOfMemoryAndExistingTubesStillWork() {
+    put("p", "kept", "a");
+    key("r");
+    engine.limitHeldState(1);
+
+    put("p", "fresh", "b");
+    reserve("r", 0, "kept", "other");
+    put("p", "kept", "c");
+    reserve("r", 0, "kept");
+
+    assertEquals(List.of("INSERTED 1", "OUT_OF_MEMORY", "INSERTED 2"), take("p"));
+    assertEquals(List.of("OUT_OF_MEMORY", "RESERVED 1 a"), take("r"));
+  }
+
+  @Test
   void aSessionOpenedPastMaxMemoryAnswersOutOfMemory() {
     engine.limitMemory(1);
     call("late", Commands.stats());

@@ -66,6 +66,8 @@ class LauncherMetricsAndShutdownTest {
       assertTrue(Http.sample(metrics, "beanstalkd_binlog_bytes") > 0);
       String embedded = new Http(embeddedPort).get("/vertx-metrics").body();
       assertTrue(embedded.contains("vertx_") && embedded.contains("beanstalkd_commands_total"), embedded);
+      // The per-tube series too, which are made at each scrape rather than registered as meters.
+      assertTrue(embedded.contains("beanstalkd_jobs{state=\"ready\",tube=\"default\"} 3.0"), embedded);
 
       assertEquals(0, server.terminate(30_000), server.log());
       producer.expectClosed();

@@ -49,8 +49,9 @@ class MaxConnectionsTest extends DeployedServerTest {
   @Test
   void theDefaultLeavesTheHeapRoomForTheServerItself() {
     assertEquals(0, ServerConfig.heapConnections(64L << 20), "-Xmx64m: no room beyond the young generation");
-    // -Xmx256m: 3/4 of it less 48 MiB, at 10 KiB a connection.
-    assertEquals(((192L - 48) << 20) / (10 * 1024), ServerConfig.heapConnections(256L << 20));
+    // -Xmx256m: 3/4 of it less 48 MiB and the eighth for tubes, watches and sessions, at 10 KiB a connection.
+    assertEquals(((192L - 48 - 32) << 20) / (10 * 1024), ServerConfig.heapConnections(256L << 20));
+    assertEquals(32L << 20, ServerConfig.heldStateHeapBytes(256L << 20));
   }
 
   @Test
