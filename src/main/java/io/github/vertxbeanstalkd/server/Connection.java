@@ -32,6 +32,15 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
    * replies holds at most this much, not a thousand bodies.
    */
   static final long MAX_BATCH_BODY_BYTES = 4L * 1024 * 1024;
+  /**
+   * Commands answered with a document (stats, stats-tube, stats-job, list-tubes,
+   * list-tubes-watched) one batch may hold. Each is a few bytes in and kilobytes out, built as
+   * objects on the engine's turn before any front counts them as held: at a thousand a batch, 64
+   * connections that pipelined stats and list-tubes without reading had about 65,000 replies made
+   * at once, and a server with -Xmx128m ended with OutOfMemoryError
+   * (src/test/scripts/hostile-memory.py, its slow phase, in a 512 MiB container).
+   */
+  static final int MAX_BATCH_DOCUMENTS = 32;
   private static final int WRITE_CHUNK_BYTES = 64 * 1024;
 
   private final NetSocket socket;
@@ -47,6 +56,7 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
   private long heldBytes;
   private final int maxBodiesPerBatch;
   private int bodiesInBatch;
+  private int documentsInBatch;
 
   private boolean isSocketPaused;
   /** Commands read for the next batch; it and {@link #inFlight} swap, so neither is made anew per batch. */
@@ -135,10 +145,20 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
     if (command instanceof Command.Reserve || command instanceof Command.ReserveJob
         || command instanceof Command.Peek || command instanceof Command.PeekState) {
       bodiesInBatch++;
+    } else if (isAnsweredWithDocument(command)) {
+      documentsInBatch++;
     }
-    if (batch.size() >= MAX_BATCH_COMMANDS || bodiesInBatch >= maxBodiesPerBatch) {
+    if (batch.size() >= MAX_BATCH_COMMANDS || bodiesInBatch >= maxBodiesPerBatch
+        || documentsInBatch >= MAX_BATCH_DOCUMENTS) {
       reader.pause();
     }
+  }
+
+  /** Whether {@code command}'s reply is a YAML document (counted by {@link #MAX_BATCH_DOCUMENTS}). */
+  static boolean isAnsweredWithDocument(Command command) {
+    return command instanceof Command.Stats || command instanceof Command.StatsTube
+        || command instanceof Command.StatsJob || command instanceof Command.ListTubes
+        || command instanceof Command.ListTubesWatched;
   }
 
   @Override
@@ -166,6 +186,7 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
       // is answered, the list is free to gather the next one.
       batch = inFlight;
       bodiesInBatch = 0;
+      documentsInBatch = 0;
       isInFlight = true;
       inFlight = commands;
       answered = 0;

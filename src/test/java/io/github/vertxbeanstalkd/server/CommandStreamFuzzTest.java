@@ -93,6 +93,8 @@ class CommandStreamFuzzTest {
     boolean isQuit;
     boolean isStuck;
     boolean isBatchComplete;
+    /** Commands of {@link #batch} answered with a document, as Connection counts them. */
+    int documents;
 
     Run(long maxJobSizeBytes, long lateAnswers) {
       this.lateAnswers = lateAnswers;
@@ -109,7 +111,8 @@ class CommandStreamFuzzTest {
     @Override
     public void onCommand(Command command) {
       batch.add(command);
-      if (batch.size() >= Connection.MAX_BATCH_COMMANDS) {
+      documents += Connection.isAnsweredWithDocument(command) ? 1 : 0;
+      if (batch.size() >= Connection.MAX_BATCH_COMMANDS || documents >= Connection.MAX_BATCH_DOCUMENTS) {
         reader.pause();
       }
     }
@@ -152,6 +155,7 @@ class CommandStreamFuzzTest {
       if (!batch.isEmpty()) {
         inFlight = batch;
         batch = new ArrayList<>();
+        documents = 0;
         batches++;
         reader.batchDispatched();
         reader.pause();
