@@ -87,7 +87,16 @@ public final class ReplyEncoder {
     if (reply instanceof Reply.JobBody job) {
       return job.length() + 48;
     }
-    if (reply instanceof Reply.Stats || reply instanceof Reply.TubeNames) {
+    if (reply instanceof Reply.TubeNames list) {
+      // Its size, not a constant: held replies are counted by it, and a list of 38,000 tubes is
+      // 600 KB (its list of names alone 150 KB of heap), not 4 KiB.
+      int bytes = 32;
+      for (String name : list.names()) {
+        bytes += name.length() + 3;
+      }
+      return bytes;
+    }
+    if (reply instanceof Reply.Stats) {
       return 4096;
     }
     if (reply instanceof Reply.Encoded encoded) {
