@@ -28,15 +28,10 @@ import tempfile
 import threading
 import time
 
-HOST = "127.0.0.1"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import soak  # noqa: E402  (free_port)
 
-
-def free_port():
-    s = socket.socket()
-    s.bind((HOST, 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
+HOST = soak.HOST
 
 
 def connect(port, patience_s=120):
@@ -75,7 +70,7 @@ def start(args, kind, port, workdir):
 
 
 def one_run(args, kind, workdir):
-    port = free_port()
+    port = soak.free_port()
     server = start(args, kind, port, workdir)
     try:
         holder = connect(port)

@@ -52,10 +52,6 @@ final class MemoryCap {
     maxHeldBytes = bytes;
   }
 
-  long maxHeldBytes() {
-    return maxHeldBytes;
-  }
-
   /**
    * True when {@code moreBytes} of tubes, watches or sessions still fit under both caps: maxMemory
    * and the heap's share for them.

@@ -8,7 +8,6 @@ import io.github.vertxbeanstalkd.TestClient;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,21 +24,18 @@ class TubeFloodTest {
 
   @TempDir
   Path dir;
-  private ChildJvm server;
-
-  @AfterEach
-  void stop() throws InterruptedException {
-    if (server != null) {
-      server.close();
-    }
-  }
 
   @Test
   void watchingNewTubesWithoutEndIsRefusedBeforeTheHeapRunsOut() throws Exception {
-    server = ChildJvm.start(List.of("-Xmx64m", "-XX:MaxDirectMemorySize=1g", "-XX:+ExitOnOutOfMemoryError"),
+    try (ChildJvm server = ChildJvm.start(List.of("-Xmx64m", "-XX:MaxDirectMemorySize=1g", "-XX:+ExitOnOutOfMemoryError"),
         "io.github.vertxbeanstalkd.Main",
         List.of("io.github.vertxbeanstalkd.MainVerticle", "-conf", "{\"port\":0,\"http\":{\"enabled\":false},"
-            + "\"tcp\":{\"warmUp\":false}}"), dir.resolve("server.log"));
+            + "\"tcp\":{\"warmUp\":false}}"), dir.resolve("server.log"))) {
+      floodAndCheck(server);
+    }
+  }
+
+  private static void floodAndCheck(ChildJvm server) throws Exception {
     int port = Integer.parseInt(server.await(LISTENING, 60_000).group(1));
 
     int watching = 0;
