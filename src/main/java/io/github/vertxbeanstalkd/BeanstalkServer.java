@@ -146,7 +146,8 @@ public final class BeanstalkServer {
         .compose(info -> vertx.deployVerticle(new QueueEngineVerticle(address, info, config.maxJobSizeBytes(),
             binlogConfig(config.binlog()), metrics == null ? EngineObserver.NONE : metrics, clock)
             .withMaxMemory(config.maxMemoryBytes())
-            .withMaxHeldState(ServerConfig.heldStateHeapBytes(Runtime.getRuntime().maxMemory()))))
+            .withMaxHeldState(ServerConfig.heldStateHeapBytes(Runtime.getRuntime().maxMemory()))
+            .withBodiesInTransit(ServerConfig.bodiesInTransitHeapBytes(Runtime.getRuntime().maxMemory()))))
         .onSuccess(ids::add);
     if (fronts.hasTcp() && config.isWarmUpEnabled()) {
       // After the engine (and its replay of the log), before the port opens.

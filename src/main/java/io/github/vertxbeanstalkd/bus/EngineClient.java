@@ -1,5 +1,6 @@
 package io.github.vertxbeanstalkd.bus;
 
+import io.github.vertxbeanstalkd.protocol.Reply;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
@@ -56,8 +57,15 @@ public final class EngineClient {
     EngineClient client = new EngineClient(vertx, address);
     client.replies = vertx.eventBus().localConsumer(client.front, msg -> {
       List<EngineReply> replies = msg.body().replies();
+      long bodyBytes = 0;
       for (int i = 0; i < replies.size(); i++) {
-        client.route(replies.get(i));
+        EngineReply reply = replies.get(i);
+        bodyBytes += bodyBytes(reply);
+        client.route(reply);
+      }
+      if (bodyBytes > 0) {
+        // The engine copies no more bodies for this front's sessions while too many are on their way.
+        client.send(new EngineRequest.Received(client.front, bodyBytes));
       }
     });
     return client.replies.completion().map(client);
@@ -154,6 +162,16 @@ public final class EngineClient {
   /** The session ended: nothing more comes for it. */
   void forget(SessionKey key) {
     listeners.remove(key);
+  }
+
+  private static long bodyBytes(EngineReply reply) {
+    long bytes = 0;
+    for (int i = 0, n = reply.replyCount(); i < n; i++) {
+      if (reply.reply(i) instanceof Reply.JobBody body) {
+        bytes += body.length();
+      }
+    }
+    return bytes;
   }
 
   private void route(EngineReply reply) {

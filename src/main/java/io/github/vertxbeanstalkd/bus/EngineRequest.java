@@ -61,6 +61,14 @@ public sealed interface EngineRequest {
     public Object applyTo(EngineInput engine) { engine.connectionRefused(); return null; }
   }
 
+  /**
+   * The front at {@code front} received replies carrying {@code bodyBytes} bytes of job bodies.
+   * The engine stops copying more bodies for a front that is far behind, until it hears this.
+   */
+  record Received(String front, long bodyBytes) implements EngineRequest {
+    public Object applyTo(EngineInput engine) { engine.received(front, bodyBytes); return null; }
+  }
+
   /** Enter drain mode (what SIGUSR1 does), or leave it. */
   record Drain(boolean isDraining) implements EngineRequest {
     public Object applyTo(EngineInput engine) { engine.drain(isDraining); return null; }

@@ -26,6 +26,7 @@ final class DurableReplies {
 
   void add(Session s, Reply r) {
     s.outbox.add(r);
+    s.flow.sent(r);
     markDirty(s);
   }
 
@@ -111,6 +112,9 @@ final class DurableReplies {
   void failWaiting() {
     for (Session s : awaitingDurable) {
       s.outbox.durableReached();
+      for (int i = 0; i < s.outbox.size(); i++) {
+        s.flow.unsent(s.outbox.get(i));
+      }
       s.outbox.failAll();
       deliver(s);
     }

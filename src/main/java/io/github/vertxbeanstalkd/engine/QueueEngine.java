@@ -254,6 +254,21 @@ public final class QueueEngine {
     memory.limitHeld(maxBytes);
   }
 
+  /**
+   * Bodies copied into replies that one front has not yet said it received ({@link #received}):
+   * past {@code bytes}, that front's sessions wait before a command that may copy another body.
+   * Unlimited unless set; see {@link FrontFlow}.
+   */
+  public void limitBodiesInTransit(long bytes) {
+    sessions.limitFlows(bytes);
+  }
+
+  /** The front at {@code front} received {@code bodyBytes} of the bodies sent to it. */
+  public void received(String front, long bodyBytes) {
+    sessions.flow(front).received(bodyBytes, turns::wake);
+    runAndFlush();
+  }
+
   /** The job store's memory to the byte: pages of records and bodies, the id index, the heaps. */
   public long jobStoreBytes() {
     return table.reservedBytes();

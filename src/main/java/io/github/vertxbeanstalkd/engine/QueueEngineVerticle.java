@@ -48,6 +48,7 @@ public final class QueueEngineVerticle extends VerticleBase {
   private final EngineInput input = new Input();
   private long maxMemoryBytes;
   private long maxHeldStateBytes = Long.MAX_VALUE;
+  private long bodiesInTransitBytes = Long.MAX_VALUE;
   /** Set for the warm-up's throwaway servers only: see {@link #writingLogNowhere()}. */
   private boolean isLogWrittenNowhere;
   private Binlog binlog;
@@ -107,6 +108,12 @@ public final class QueueEngineVerticle extends VerticleBase {
     return this;
   }
 
+  /** Each front's budget of bodies on their way to it ({@link QueueEngine#limitBodiesInTransit}); unlimited by default. */
+  public QueueEngineVerticle withBodiesInTransit(long bytes) {
+    this.bodiesInTransitBytes = bytes;
+    return this;
+  }
+
   @Override
   public Future<?> start() {
     long storeLimit = new DirectMemory().limitBytes();
@@ -133,6 +140,7 @@ public final class QueueEngineVerticle extends VerticleBase {
           engine = new QueueEngine(clock, this::collect, info, maxJobSizeBytes, binlog);
           engine.limitMemory(maxMemoryBytes);
           engine.limitHeldState(maxHeldStateBytes);
+          engine.limitBodiesInTransit(bodiesInTransitBytes);
           consumer = bus.localConsumer(address.requests(), msg -> {
             Object answer = handle(msg.body());
             if (msg.replyAddress() != null) {
@@ -283,6 +291,11 @@ public final class QueueEngineVerticle extends VerticleBase {
     @Override
     public void failed(SessionKey key, int commands) {
       engine.failed(key, commands);
+    }
+
+    @Override
+    public void received(String front, long bodyBytes) {
+      engine.received(front, bodyBytes);
     }
   }
 

@@ -13,6 +13,7 @@ import java.util.List;
  * it came through, and what it stands for there, the engine does not know.
  */
 final class Session {
+  private static final int QUEUE_KEPT = 64;
   /** protocol.txt: the safety margin before a reserved job's deadline. */
   static final long SAFETY_MARGIN_NANOS = Clock.SECOND_NANOS;
 
@@ -43,8 +44,13 @@ final class Session {
   int wakeHeapPosition = -1;
 
   /** Commands waiting their turn, each with the scope it runs in. */
-  private final ArrayDeque<Command> queued = new ArrayDeque<>();
-  private final ArrayDeque<Scope> scopes = new ArrayDeque<>();
+  private ArrayDeque<Command> queued = new ArrayDeque<>();
+  private ArrayDeque<Scope> scopes = new ArrayDeque<>();
+  /**
+   * The queues grew past {@link #QUEUE_KEPT}: once empty they are made anew, so that each of a
+   * thousand sessions that once pipelined a thousand commands does not keep room for as many.
+   */
+  private boolean hasLongQueue;
   /** A kick too large for one turn, continued before anything queued. */
   private KickProgress pendingKick;
   /**
@@ -58,11 +64,15 @@ final class Session {
   /** Replies on their way out, kept by {@link DurableReplies}. */
   final Outbox outbox = new Outbox();
   private boolean isClosed;
+  /** What its front has yet to receive of the bodies sent to it. */
+  final FrontFlow flow;
+  private boolean isThrottled;
   /** Every command is answered with OUT_OF_MEMORY: maxMemory refused this session at its opening. */
   private final boolean isRefused;
 
-  Session(SessionKey key, boolean isConnection, int index, JobTable table, boolean isRefused) {
+  Session(SessionKey key, boolean isConnection, int index, JobTable table, boolean isRefused, FrontFlow flow) {
     this.key = key;
+    this.flow = flow;
     this.isConnection = isConnection;
     this.index = index;
     this.reserved = new JobList(table);
@@ -258,6 +268,7 @@ final class Session {
       queued.add(commands.get(i));
       scopes.add(scope);
     }
+    hasLongQueue |= queued.size() > QUEUE_KEPT;
   }
 
   /** The next command, or null; {@link #nextScope()} gives the scope it was submitted with. */
@@ -265,8 +276,32 @@ final class Session {
     return queued.poll();
   }
 
+  /** The next command, left queued; null when there is none. */
+  Command peekCommand() {
+    return queued.peek();
+  }
+
+  /** Waits, before its next command, for its front to receive bodies ({@link FrontFlow}). */
+  boolean isThrottled() {
+    return isThrottled;
+  }
+
+  void setThrottled(boolean isThrottled) {
+    this.isThrottled = isThrottled;
+  }
+
   Scope nextScope() {
-    return scopes.poll();
+    Scope scope = scopes.poll();
+    if (hasLongQueue && scopes.isEmpty()) {
+      shrinkQueues();
+    }
+    return scope;
+  }
+
+  private void shrinkQueues() {
+    queued = new ArrayDeque<>();
+    scopes = new ArrayDeque<>();
+    hasLongQueue = false;
   }
 
   void continueKick(KickProgress progress) {
@@ -287,6 +322,9 @@ final class Session {
   void dropQueued() {
     queued.clear();
     scopes.clear();
+    if (hasLongQueue) {
+      shrinkQueues();
+    }
     pendingKick = null;
   }
 

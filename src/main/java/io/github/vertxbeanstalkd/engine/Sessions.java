@@ -13,6 +13,9 @@ import java.util.List;
 final class Sessions {
   private final JobTable table;
   private final HashMap<SessionKey, Session> byKey = new HashMap<>();
+  /** By front address: a front's sessions share what it has yet to receive. Fronts are few and stay. */
+  private final HashMap<String, FrontFlow> flows = new HashMap<>();
+  private long flowBudgetBytes = Long.MAX_VALUE;
   /** Open sessions by {@link Session#index}, the number job records name their holder by. */
   private final Roster<Session> byIndex = new Roster<>();
   /** Tubes some session waits on, in no order (each knows its position, for removal in O(1)). */
@@ -38,7 +41,7 @@ final class Sessions {
       throw new IllegalStateException("session " + key + " is already open");
     }
     int index = byIndex.take();
-    Session s = new Session(key, isConnection, index, table, isRefused);
+    Session s = new Session(key, isConnection, index, table, isRefused, flow(key.front()));
     byKey.put(key, s);
     byIndex.set(index, s);
     if (isConnection) {
@@ -46,6 +49,22 @@ final class Sessions {
       connectionCount++;
     }
     return s;
+  }
+
+  /** What the front at {@code address} has yet to receive. */
+  FrontFlow flow(String address) {
+    FrontFlow f = flows.get(address);
+    if (f == null) {
+      f = new FrontFlow(flowBudgetBytes);
+      flows.put(address, f);
+    }
+    return f;
+  }
+
+  /** Each front's budget of bodies on their way to it; see {@link FrontFlow}. */
+  void limitFlows(long budgetBytes) {
+    flowBudgetBytes = budgetBytes;
+    flows.values().forEach(f -> f.setBudget(budgetBytes));
   }
 
   Session get(SessionKey key) {
@@ -59,7 +78,7 @@ final class Sessions {
 
   /** A session that is not open: it only carries replies and an end notice back to its front. */
   Session detached(SessionKey key) {
-    Session s = new Session(key, false, JobTable.NONE, table, false);
+    Session s = new Session(key, false, JobTable.NONE, table, false, flow(key.front()));
     s.close();
     return s;
   }

@@ -32,7 +32,7 @@ final class Turns {
 
   /** {@code s} got new commands: it runs this turn unless it waits in a reserve or yielded. */
   void schedule(Session s) {
-    if (!s.isWaiting() && !yielded.contains(s)) {
+    if (!s.isWaiting() && !s.isThrottled() && !yielded.contains(s)) {
       runnable.add(s);
     }
   }
@@ -63,11 +63,22 @@ final class Turns {
     }
   }
 
+  /** Whether {@code command} may copy a job's body into its reply. */
+  static boolean isAnsweredWithBody(Command command) {
+    return command instanceof Command.Reserve || command instanceof Command.ReserveJob
+        || command instanceof Command.Peek || command instanceof Command.PeekState;
+  }
+
   private void run(Session s) {
     while (!s.isWaiting() && !s.isClosed()) {
       if (s.isInScope() && !s.hasPendingKick()) {
         // The scoped command before is done, a reserve it waited in included.
         tubes.leaveScope(s);
+      }
+      if (s.flow.isSpent() && !s.hasPendingKick() && isAnsweredWithBody(s.peekCommand())) {
+        // Its front has not yet received enough of the bodies sent to it: this one waits.
+        s.flow.throttle(s);
+        return;
       }
       KickProgress kick = s.takePendingKick();
       Command next = kick == null ? s.pollCommand() : null;

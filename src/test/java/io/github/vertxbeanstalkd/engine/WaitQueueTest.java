@@ -23,7 +23,7 @@ class WaitQueueTest {
   }
 
   private Session session(int n) {
-    return new Session(new SessionKey("test", n), true, n, table, false);
+    return new Session(new SessionKey("test", n), true, n, table, false, new FrontFlow(Long.MAX_VALUE));
   }
 
   private static void park(WaitQueue q, Session s) {

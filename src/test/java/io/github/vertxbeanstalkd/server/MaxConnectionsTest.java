@@ -49,9 +49,11 @@ class MaxConnectionsTest extends DeployedServerTest {
   @Test
   void theDefaultLeavesTheHeapRoomForTheServerItself() {
     assertEquals(0, ServerConfig.heapConnections(64L << 20), "-Xmx64m: no room beyond the young generation");
-    // -Xmx256m: 3/4 of it less 48 MiB and the eighth for tubes, watches and sessions, at 10 KiB a connection.
-    assertEquals(((192L - 48 - 32) << 20) / (10 * 1024), ServerConfig.heapConnections(256L << 20));
+    // -Xmx256m: 3/4 of it less 48 MiB, the eighth for tubes, watches and sessions and the sixteenth for
+    // bodies on their way to a front, at 10 KiB a connection.
+    assertEquals(((192L - 48 - 32 - 16) << 20) / (10 * 1024), ServerConfig.heapConnections(256L << 20));
     assertEquals(32L << 20, ServerConfig.heldStateHeapBytes(256L << 20));
+    assertEquals(16L << 20, ServerConfig.bodiesInTransitHeapBytes(256L << 20));
   }
 
   @Test
