@@ -47,10 +47,11 @@ final class ChannelIo implements ReplyEncoder.Out {
   }
 
   /** Takes over {@code socket}'s reads; call on its context, before anything is read. */
-  static ChannelIo attach(NetSocket socket, Context vertxContext, Listener listener) {
+  static ChannelIo attach(NetSocket socket, Context vertxContext, Listener listener, PressedReads reads) {
     NetSocketInternal internal = (NetSocketInternal) socket;
     ChannelHandlerContext context = internal.channelHandlerContext();
     ChannelIo io = new ChannelIo(internal, context);
+    context.channel().config().setRecvByteBufAllocator(reads);
     internal.messageHandler(msg -> {
       if (msg instanceof ByteBuf data) {
         try {

@@ -42,6 +42,8 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
    */
   static final int MAX_BATCH_DOCUMENTS = 32;
   private static final int WRITE_CHUNK_BYTES = 64 * 1024;
+  /** A command read and not yet answered, on the heap: the command, its places in the batch and the engine's queue. */
+  static final long COMMAND_HEAP_BYTES = 64;
 
   private final NetSocket socket;
   private final Context context;
@@ -52,6 +54,10 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
   private final Runnable onClosed;
   private final CommandDurations durations;
   private final HeldReplies held;
+  private final ReadAhead readAhead;
+  private final PressedReads reads;
+  /** What {@link #readAhead} was last told this connection holds. */
+  private long readAheadBytes;
   /** What {@link #held} was last told this connection holds. */
   private long heldBytes;
   private final int maxBodiesPerBatch;
@@ -75,9 +81,11 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
   private int answered;
   private long sentNanos;
 
-  Connection(NetSocket socket, Context context, ChunkPool chunks, HeldReplies held, SessionHost engine,
-      long maxJobSizeBytes, Runnable onClosed, CommandDurations durations) {
+  Connection(NetSocket socket, Context context, ChunkPool chunks, HeldReplies held, ReadAhead readAhead,
+      PressedReads reads, SessionHost engine, long maxJobSizeBytes, Runnable onClosed, CommandDurations durations) {
     this.held = held;
+    this.readAhead = readAhead;
+    this.reads = reads;
     this.socket = socket;
     this.context = context;
     this.engine = engine;
@@ -89,7 +97,7 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
 
   void start() {
     session = engine.open(this::onReply);
-    io = ChannelIo.attach(socket, context, this);
+    io = ChannelIo.attach(socket, context, this, reads);
     socket.exceptionHandler(e -> socket.close());
     socket.closeHandler(v -> closed());
     HalfClose.watch(socket, this::onInputEnded);
@@ -148,7 +156,7 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
     } else if (isAnsweredWithDocument(command)) {
       documentsInBatch++;
     }
-    if (batch.size() >= MAX_BATCH_COMMANDS || bodiesInBatch >= maxBodiesPerBatch
+    if (batch.size() >= readAhead.batchCommands() || bodiesInBatch >= maxBodiesPerBatch
         || documentsInBatch >= MAX_BATCH_DOCUMENTS) {
       reader.pause();
     }
@@ -168,9 +176,26 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
 
   private void afterInput() {
     dispatch();
-    if (reader.heldBytes() > INPUT_LIMIT_BYTES && !isSocketPaused) {
+    reportReadAhead(reader.heldBytes());
+    if (!isSocketPaused && !isClosed && isReadAheadFull()) {
       isSocketPaused = true;
       io.stopReading();
+    }
+    updateHeld();
+  }
+
+  /**
+   * Whether to stop reading: only while the reader waits on a batch, since until it has a whole
+   * command it needs every byte, and what it waits for frees what it holds.
+   */
+  private boolean isReadAheadFull() {
+    return reader.isPaused() && reader.heldBytes() > readAhead.allowedBytes();
+  }
+
+  private void reportReadAhead(long bytes) {
+    if (bytes != readAheadBytes) {
+      readAhead.changed(readAheadBytes, bytes);
+      readAheadBytes = bytes;
     }
   }
 
@@ -215,7 +240,7 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
       reader.resume();
     }
     afterInput();
-    if (isSocketPaused && reader.heldBytes() <= INPUT_LIMIT_BYTES && !isQuitting) {
+    if (isSocketPaused && !isReadAheadFull() && !isQuitting) {
       isSocketPaused = false;
       io.startReading();
     }
@@ -272,14 +297,19 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
     if (!unwritten.isEmpty() || !io.isWritable()) {
       // A client that does not read its replies stops being read from; the channel says when it
       // can take more (onWritable).
-      reportHeld(unwrittenBytesHint + io.pendingWriteBytes());
+      updateHeld();
       return;
     }
-    reportHeld(0);
+    updateHeld();
     if (isBatchAnswered) {
       isBatchAnswered = false;
       isInFlight = false;
-      inFlight.clear();
+      if (inFlight.size() > ReadAhead.PRESSED_BATCH_COMMANDS) {
+        // Not kept at a thousand commands' room: a thousand connections would each keep 8 KiB.
+        inFlight = new ArrayList<>();
+      } else {
+        inFlight.clear();
+      }
       // Every command of the batch has run: the engine has copied the bodies its puts lent it.
       reader.batchAnswered();
       if (isShuttingDown) {
@@ -290,6 +320,25 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
     } else if (isShuttingDown) {
       closeIfDone();
     }
+  }
+
+  /**
+   * What this connection holds while its client does not read: the replies, and what the client
+   * sent meanwhile (its input chunks, and the commands read, as objects here and in the engine).
+   */
+  private long heldNow() {
+    return unwrittenBytesHint + io.pendingWriteBytes() + (long) reader.chunks() * ChunkPool.CHUNK_BYTES
+        + COMMAND_HEAP_BYTES * (inFlight.size() - answered + batch.size());
+  }
+
+  /**
+   * Tells {@link #held} what this connection holds: while its replies wait to be written or it was
+   * stopped being read from, its input and commands too; otherwise nothing, since what a client
+   * that reads holds is gone within its batch.
+   */
+  private void updateHeld() {
+    boolean isHolding = !isClosed && (isSocketPaused || !unwritten.isEmpty() || !io.isWritable());
+    reportHeld(isHolding ? heldNow() : 0);
   }
 
   private void reportHeld(long bytes) {
@@ -314,6 +363,7 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
     unwritten.clear();
     unwrittenBytesHint = 0;
     reportHeld(0);
+    reportReadAhead(0);
     session.close();
     onClosed.run();
   }

@@ -33,6 +33,8 @@ public final class TcpServerVerticle extends VerticleBase {
   /** Input chunks for every connection of this front, on its thread. */
   private final ChunkPool chunks = new ChunkPool();
   private final HeldReplies heldReplies = new HeldReplies();
+  private final ReadAhead readAhead = new ReadAhead();
+  private final PressedReads reads = new PressedReads(readAhead);
   private final TlsCredentials tls;
   private final ConnectionRouting routing;
   private long nextLocalId = 1;
@@ -161,7 +163,7 @@ public final class TcpServerVerticle extends VerticleBase {
       return;
     }
     long id = nextLocalId++;
-    Connection c = new Connection(socket, context, chunks, heldReplies, host, config.maxJobSizeBytes(),
+    Connection c = new Connection(socket, context, chunks, heldReplies, readAhead, reads, host, config.maxJobSizeBytes(),
         () -> connections.remove(id), durations);
     connections.put(id, c);
     c.start();
