@@ -15,7 +15,8 @@ on port 0), pinned to CPU 0 (the script to CPU 1):
      sizes until OUT_OF_MEMORY: the store at maxMemory; they stay, and are counted in step 4), `flood` (4 connections send pipelined
      garbage and puts as fast as they can for --phase-seconds while reading), `slow` (64
      connections send `stats` and `list-tubes` until the server stops reading them, and never read
-     a reply), `many` (--many connections, 10,000, each `use`s a tube and stays; the RSS per
+     a reply), `peeks` (--peekers connections, 1,000, pipeline `peek` of one 65,535-byte job with 4 KiB
+     receive windows and never read), `many` (--many connections, 10,000, each `use`s a tube and stays; the RSS per
      connection is reported);
   4. the jobs stored are counted and their bytes summed with peek-ready/-delayed/-buried and delete
      in every tube (after the RSS readings, so the count changes nothing measured); ours also gives
@@ -385,6 +386,45 @@ def phase_slow(port, seconds):
             reset(s)
 
 
+def phase_peeks(port, seconds, count):
+    """Clients that pipeline `peek` of one 65,535-byte job and never read: each reply is a copy of the body."""
+    socks = []
+    sent = 0
+    end = time.monotonic() + seconds
+    with socket.create_connection((HOST, port), timeout=10.0) as owner:
+        owner.sendall(b"put 0 0 600 65535\r\n" + b"p" * 65535 + b"\r\n")
+        reply = owner.recv(64)
+        if not reply.startswith(b"INSERTED "):
+            return {}, ["peeks: the put was answered %r" % reply]
+        job = int(reply.split()[1])
+        try:
+            for _ in range(count):
+                s = socket.socket()
+                # A small window: the replies pile up in the server, not in this process's kernel.
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+                s.settimeout(2.0)
+                s.connect((HOST, port))
+                s.setblocking(False)
+                socks.append(s)
+            request = b"peek %d\r\n" % job * 2000
+            open_socks = list(socks)
+            while open_socks and time.monotonic() < end:
+                for s in list(open_socks):
+                    try:
+                        sent += s.send(request)
+                    except (BlockingIOError, OSError):
+                        open_socks.remove(s)  # held in the server and the kernels, or closed by the server
+            while time.monotonic() < end:
+                time.sleep(0.1)
+            return {"peek_connections": len(socks), "peek_bytes_sent": sent}, []
+        finally:
+            for s in socks:
+                reset(s)
+            owner.settimeout(30.0)
+            owner.sendall(b"delete %d\r\n" % job)
+            owner.recv(64)
+
+
 def phase_many(port, count, stats, deadline, server_pid):
     socks = []
     try:
@@ -642,13 +682,15 @@ def one_run(args, mode, seed, workdir):
                 extra, errs = phase_fill(port, seed, max(10.0, deadline.left("filling") - 30))
             elif phase == "many":
                 extra, errs = phase_many(port, args.many, stats, deadline, pid)
+            elif phase == "peeks":
+                extra, errs = phase_peeks(port, args.phase_seconds, args.peekers)
             else:
                 raise soak.SetupFailed("unknown phase %r" % phase)
             row.update(extra)
             errors += errs
             if server.poll() is not None:
                 raise soak.CheckFailed("the server exited with %s during %s" % (server.returncode, phase))
-            if phase in ("slow", "many"):
+            if phase in ("slow", "many", "peeks"):
                 # Let the server see the phase's connections go before the next one connects.
                 while int(stats.stats()["current-connections"]) > 1:
                     deadline.left("waiting for the %s phase's connections to close" % phase)
@@ -707,7 +749,8 @@ def main():
     p.add_argument("--start-settle-seconds", type=float, default=0,
                    help="idle this long after the port answers before reading the start RSS (its reading at"
                         " the port's opening is kept as 'open')")
-    p.add_argument("--phases", default="", help="comma-separated: flood, slow, many")
+    p.add_argument("--phases", default="", help="comma-separated: fill, flood, slow, peeks, many")
+    p.add_argument("--peekers", type=int, default=1_000, help="the peeks phase's connections")
     p.add_argument("--phase-seconds", type=float, default=5)
     p.add_argument("--many", type=int, default=10_000)
     p.add_argument("--nmt", action="store_true")
