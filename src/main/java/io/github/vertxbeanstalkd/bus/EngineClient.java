@@ -43,6 +43,8 @@ public final class EngineClient {
   /** What {@code context.runOnContext(flushTask)} does, without a new task object per turn. */
   private final Runnable flushOnContext;
   private MessageConsumer<EngineReplies> replies;
+  /** Once stopping, the engine may be gone: what arrives is not acknowledged. */
+  private boolean isStopping;
 
   private EngineClient(Vertx vertx, EngineAddress address) {
     this.vertx = vertx;
@@ -63,7 +65,7 @@ public final class EngineClient {
         bodyBytes += bodyBytes(reply);
         client.route(reply);
       }
-      if (bodyBytes > 0) {
+      if (bodyBytes > 0 && !client.isStopping) {
         // The engine copies no more bodies for this front's sessions while too many are on their way.
         client.send(new EngineRequest.Received(client.front, bodyBytes));
       }
@@ -79,6 +81,7 @@ public final class EngineClient {
    * close them.
    */
   public Future<Void> stop() {
+    isStopping = true;
     if (isFlushScheduled) {
       flush();
     }
