@@ -69,12 +69,4 @@ final class FrontFlow {
     }
     throttled.clear();
   }
-
-  long inTransitBytes() {
-    return inTransitBytes;
-  }
-
-  int throttledCount() {
-    return throttled.size();
-  }
 }

@@ -63,19 +63,13 @@ final class Turns {
     }
   }
 
-  /** Whether {@code command} may copy a job's body into its reply. */
-  static boolean isAnsweredWithBody(Command command) {
-    return command instanceof Command.Reserve || command instanceof Command.ReserveJob
-        || command instanceof Command.Peek || command instanceof Command.PeekState;
-  }
-
   private void run(Session s) {
     while (!s.isWaiting() && !s.isClosed()) {
       if (s.isInScope() && !s.hasPendingKick()) {
         // The scoped command before is done, a reserve it waited in included.
         tubes.leaveScope(s);
       }
-      if (s.flow.isSpent() && !s.hasPendingKick() && isAnsweredWithBody(s.peekCommand())) {
+      if (s.flow.isSpent() && !s.hasPendingKick() && Command.isAnsweredWithBody(s.peekCommand())) {
         // Its front has not yet received enough of the bodies sent to it: this one waits.
         s.flow.throttle(s);
         return;

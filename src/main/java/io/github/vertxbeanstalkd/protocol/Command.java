@@ -10,6 +10,12 @@ public sealed interface Command extends ParsedLine {
   /** Hands the command to the matching method of {@code handler}. */
   <C, R> R dispatch(Handler<C, R> handler, C context);
 
+  /** Whether {@code command} may be answered with a copy of a job's body (RESERVED or FOUND). */
+  static boolean isAnsweredWithBody(Command command) {
+    return command instanceof Reserve || command instanceof ReserveJob
+        || command instanceof Peek || command instanceof PeekState;
+  }
+
   /** One method per command: the engine implements it, so adding a command is one record here. */
   interface Handler<C, R> {
     R putLine(C c, PutLine cmd);

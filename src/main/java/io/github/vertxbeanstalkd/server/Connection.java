@@ -150,8 +150,7 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
   @Override
   public void onCommand(Command command) {
     batch.add(command);
-    if (command instanceof Command.Reserve || command instanceof Command.ReserveJob
-        || command instanceof Command.Peek || command instanceof Command.PeekState) {
+    if (Command.isAnsweredWithBody(command)) {
       bodiesInBatch++;
     } else if (isAnsweredWithDocument(command)) {
       documentsInBatch++;

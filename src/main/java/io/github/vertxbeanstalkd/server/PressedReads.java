@@ -3,7 +3,6 @@ package io.github.vertxbeanstalkd.server;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.AdaptiveRecvByteBufAllocator;
-import io.netty.channel.ChannelConfig;
 import io.netty.channel.RecvByteBufAllocator;
 import io.netty.util.UncheckedBooleanSupplier;
 
@@ -37,11 +36,10 @@ final class PressedReads implements RecvByteBufAllocator {
     return new Capped((ExtendedHandle) adaptive.newHandle());
   }
 
-  private final class Capped implements ExtendedHandle {
-    private final ExtendedHandle sizes;
-
+  /** Netty's handle, but for the size it allocates; epoll needs an {@link ExtendedHandle}. */
+  private final class Capped extends DelegatingHandle implements ExtendedHandle {
     Capped(ExtendedHandle sizes) {
-      this.sizes = sizes;
+      super(sizes);
     }
 
     @Override
@@ -51,53 +49,13 @@ final class PressedReads implements RecvByteBufAllocator {
 
     @Override
     public int guess() {
-      int bytes = sizes.guess();
+      int bytes = delegate().guess();
       return readAhead.isPassed() ? Math.min(bytes, PRESSED_READ_BYTES) : bytes;
     }
 
     @Override
-    public void reset(ChannelConfig config) {
-      sizes.reset(config);
-    }
-
-    @Override
-    public void incMessagesRead(int numMessages) {
-      sizes.incMessagesRead(numMessages);
-    }
-
-    @Override
-    public void lastBytesRead(int bytes) {
-      sizes.lastBytesRead(bytes);
-    }
-
-    @Override
-    public int lastBytesRead() {
-      return sizes.lastBytesRead();
-    }
-
-    @Override
-    public void attemptedBytesRead(int bytes) {
-      sizes.attemptedBytesRead(bytes);
-    }
-
-    @Override
-    public int attemptedBytesRead() {
-      return sizes.attemptedBytesRead();
-    }
-
-    @Override
-    public boolean continueReading() {
-      return sizes.continueReading();
-    }
-
-    @Override
     public boolean continueReading(UncheckedBooleanSupplier maybeMoreDataSupplier) {
-      return sizes.continueReading(maybeMoreDataSupplier);
-    }
-
-    @Override
-    public void readComplete() {
-      sizes.readComplete();
+      return ((ExtendedHandle) delegate()).continueReading(maybeMoreDataSupplier);
     }
   }
 }

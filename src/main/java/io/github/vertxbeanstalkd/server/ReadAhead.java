@@ -43,8 +43,4 @@ final class ReadAhead {
   int batchCommands() {
     return isPassed() ? PRESSED_BATCH_COMMANDS : Connection.MAX_BATCH_COMMANDS;
   }
-
-  long totalBytes() {
-    return totalBytes;
-  }
 }
