@@ -133,6 +133,14 @@ final class CommandReader {
     input.batchAnswered();
   }
 
+  /** The connection closed: nothing more is read, and the input held goes ({@link InputChunks#drop()}). */
+  void close() {
+    isPaused = true;
+    input.drop();
+    runArray = null;
+    pieces = null;
+  }
+
   /** Input chunks held now, for tests. */
   int chunks() {
     return input.chunks();

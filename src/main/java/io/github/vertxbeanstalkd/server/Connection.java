@@ -361,6 +361,7 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
     isClosed = true;
     unwritten.clear();
     unwrittenBytesHint = 0;
+    reader.close();
     reportHeld(0);
     reportReadAhead(0);
     session.close();

@@ -86,6 +86,9 @@ final class InputChunks {
 
   /** The first {@code n} unread bytes of the chunk read now have been read. */
   void consume(int n) {
+    if (count == 0) {
+      return; // dropped meanwhile: the connection closed
+    }
     int i = slot(readPos);
     reads[i] += n;
     unread -= n;
@@ -127,6 +130,26 @@ final class InputChunks {
   void batchAnswered() {
     answered = dispatched;
     giveBackReadChunks();
+  }
+
+  /**
+   * The connection closed: every chunk is let go at once, to the collector rather than the pool,
+   * since a batch still out may have lent the engine a body in one. A closed connection can stay
+   * reachable a while (its channel's pipeline still refers to it), and a client's reset makes Netty
+   * read all the socket had buffered first, whether reading was stopped or not: 2,200 clients that
+   * pipelined without reading and then closed ended a server with -Xmx128m, each keeping about
+   * 100 KiB after its close.
+   */
+  void drop() {
+    java.util.Arrays.fill(arrays, null);
+    java.util.Arrays.fill(reads, 0);
+    java.util.Arrays.fill(fills, 0);
+    java.util.Arrays.fill(heldUntil, 0);
+    head = 0;
+    count = 0;
+    readPos = 0;
+    unread = 0;
+    isPinned = false;
   }
 
   /** Chunks held now, read or not: for tests. */

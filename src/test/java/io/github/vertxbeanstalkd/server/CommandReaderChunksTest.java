@@ -92,4 +92,28 @@ class CommandReaderChunksTest {
     assertEquals(List.of("Stats[]", "PUT 0 " + body), seen);
     assertEquals(body, new String(puts.get(0).body().toArray(), StandardCharsets.ISO_8859_1));
   }
+
+  @Test
+  void aClosedReaderLetsGoOfItsInputAndLendsNoChunkToThePool() {
+    // A client that pipelined without reading, then reset: all its socket buffered was read, and
+    // a put of the batch still out lies in the first chunk.
+    ChunkPool pool = new ChunkPool();
+    List<Command.Put> puts = new ArrayList<>();
+    CommandReader reader = pooledReader(pool, puts);
+    reader.feed(ascii("put 0 0 60 5\r\nhello\r\n"));
+    reader.batchDispatched();
+    reader.pause();
+    reader.feed(ascii("peek 2\r\n".repeat(10_000)));
+    assertEquals(10, reader.chunks());
+    reader.close();
+    assertEquals(0, reader.chunks());
+    assertEquals(0, reader.heldBytes());
+    assertEquals(0, pool.spareCount(), "a chunk a put's body lies in must not be lent again");
+    assertEquals("hello", new String(puts.get(0).body().toArray(), StandardCharsets.ISO_8859_1));
+    // The batch out is answered after the close, and anything else that still comes is dropped.
+    reader.batchAnswered();
+    reader.resume();
+    assertEquals(0, reader.chunks());
+    assertEquals(List.of("PUT 0 hello"), seen);
+  }
 }
