@@ -342,9 +342,15 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
 
   private void reportHeld(long bytes) {
     if (bytes != heldBytes) {
+      long before = heldBytes;
       heldBytes = bytes;
-      held.hold(this, bytes);
+      held.hold(this, before, bytes);
     }
+  }
+
+  @Override
+  public long heldBytes() {
+    return heldBytes;
   }
 
   @Override

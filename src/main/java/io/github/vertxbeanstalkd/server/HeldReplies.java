@@ -1,7 +1,7 @@
 package io.github.vertxbeanstalkd.server;
 
-import java.util.HashMap;
-import java.util.Map;
+import java.util.HashSet;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,6 +14,10 @@ import org.slf4j.LoggerFactory;
 final class HeldReplies {
   /** A connection that can be closed to give its replies' memory back. */
   interface Holder {
+    /** What it holds now: what it last told {@link #hold}. */
+    long heldBytes();
+
+    /** Closes it; it holds nothing afterwards, and need not tell {@link #hold} so. */
     void closeForHoldingReplies();
   }
 
@@ -23,7 +27,8 @@ final class HeldReplies {
   static final double HEAP_SHARE = 0.25;
 
   private final long limitBytes;
-  private final Map<Holder, Long> bytesByHolder = new HashMap<>();
+  /** The holders that hold something; each knows how much, so no count is boxed per change. */
+  private final Set<Holder> holders = new HashSet<>();
   private long heldBytes;
   private long closedConnections;
   private long lastLogNanos = System.nanoTime() - LOG_INTERVAL_NANOS;
@@ -37,24 +42,29 @@ final class HeldReplies {
   }
 
   /**
-   * {@code holder} now holds {@code bytes} of replies its client has not read (0 when it holds
-   * none, or is closed). Closes the largest holders, this one included, while the total is over the
-   * limit.
+   * {@code holder} held {@code before} bytes of replies its client has not read, and now holds
+   * {@code after} (0 when it holds none, or is closed). Closes the largest holders, this one
+   * included, while the total is over the limit.
    */
-  void hold(Holder holder, long bytes) {
-    Long before = bytes == 0 ? bytesByHolder.remove(holder) : bytesByHolder.put(holder, bytes);
-    heldBytes += bytes - (before == null ? 0 : before);
-    while (heldBytes > limitBytes && !bytesByHolder.isEmpty()) {
+  void hold(Holder holder, long before, long after) {
+    if (after == 0) {
+      holders.remove(holder);
+    } else if (before == 0) {
+      holders.add(holder);
+    }
+    heldBytes += after - before;
+    while (heldBytes > limitBytes && !holders.isEmpty()) {
       Holder largest = null;
       long most = -1;
       // A scan, but only past the limit, which well-behaved clients never reach.
-      for (Map.Entry<Holder, Long> e : bytesByHolder.entrySet()) {
-        if (e.getValue() > most) {
-          most = e.getValue();
-          largest = e.getKey();
+      for (Holder h : holders) {
+        if (h.heldBytes() > most) {
+          most = h.heldBytes();
+          largest = h;
         }
       }
-      heldBytes -= bytesByHolder.remove(largest);
+      holders.remove(largest);
+      heldBytes -= most;
       closedConnections++;
       logClosed(most);
       largest.closeForHoldingReplies();

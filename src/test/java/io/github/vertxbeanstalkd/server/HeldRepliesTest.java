@@ -7,20 +7,32 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class HeldRepliesTest {
-  /** A holder that, like a Connection, tells the count it holds nothing once closed. */
+  /** A holder that, like a Connection, holds nothing once closed. */
   final class Client implements HeldReplies.Holder {
     final String name;
+    long bytes;
     boolean isClosed;
 
     Client(String name) {
       this.name = name;
     }
 
+    void hold(long now) {
+      long before = bytes;
+      bytes = now;
+      held.hold(this, before, now);
+    }
+
+    @Override
+    public long heldBytes() {
+      return bytes;
+    }
+
     @Override
     public void closeForHoldingReplies() {
       isClosed = true;
       closedInOrder.add(name);
-      held.hold(this, 0);
+      bytes = 0;
     }
   }
 
@@ -31,11 +43,11 @@ class HeldRepliesTest {
   void underTheLimitNobodyIsClosed() {
     Client a = new Client("a");
     Client b = new Client("b");
-    held.hold(a, 600);
-    held.hold(b, 400);
+    a.hold(600);
+    b.hold(400);
     assertEquals(1000, held.heldBytes());
     assertEquals(List.of(), closedInOrder);
-    held.hold(a, 0);
+    a.hold(0);
     assertEquals(400, held.heldBytes(), "a client that read its replies holds nothing");
   }
 
@@ -44,16 +56,16 @@ class HeldRepliesTest {
     Client small = new Client("small");
     Client big = new Client("big");
     Client middle = new Client("middle");
-    held.hold(small, 100);
-    held.hold(big, 500);
-    held.hold(middle, 300);
-    held.hold(small, 150);
+    small.hold(100);
+    big.hold(500);
+    middle.hold(300);
+    small.hold(150);
     assertEquals(List.of(), closedInOrder);
     Client newcomer = new Client("newcomer");
-    held.hold(newcomer, 400);
+    newcomer.hold(400);
     assertEquals(List.of("big"), closedInOrder, "1350 > 1000: the one holding the most goes");
     assertEquals(850, held.heldBytes());
-    held.hold(newcomer, 900);
+    newcomer.hold(900);
     assertEquals(List.of("big", "newcomer"), closedInOrder, "the one that grew past everyone goes itself");
     assertEquals(450, held.heldBytes());
     assertEquals(2, held.closedConnections());
@@ -63,7 +75,7 @@ class HeldRepliesTest {
   void aHolderUpdatesItsCountRatherThanAddingToIt() {
     Client a = new Client("a");
     for (int bytes = 10; bytes <= 900; bytes += 10) {
-      held.hold(a, bytes);
+      a.hold(bytes);
     }
     assertEquals(900, held.heldBytes());
     assertEquals(List.of(), closedInOrder);
