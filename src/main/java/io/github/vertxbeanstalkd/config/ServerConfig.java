@@ -167,8 +167,8 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
   /**
    * The connections a heap of {@code maxHeapBytes} holds beside what it needs anyway (and beside the
    * {@link #heldStateHeapBytes tubes, watches and sessions} and the {@link #bodiesInTransitHeapBytes
-   * bodies on their way to a front}), so that a flood of connections is
-   * refused at the door instead of ending the process with OutOfMemoryError.
+   * bodies on their way to a front}), so that a flood of connections is refused at the door instead
+   * of ending the process with OutOfMemoryError.
    */
   public static long heapConnections(long maxHeapBytes) {
     return Math.max(0, (long) (maxHeapBytes * 0.75) - HEAP_RESERVED_BYTES - heldStateHeapBytes(maxHeapBytes)

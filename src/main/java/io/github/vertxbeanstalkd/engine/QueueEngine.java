@@ -38,6 +38,8 @@ public final class QueueEngine {
   private final JobTransitions jobs;
   private final MemoryCap memory;
   private Turns turns;
+  /** {@code turns::wake}, made once: {@link #received} runs on every turn that sent bodies. */
+  private final java.util.function.Consumer<Session> wakeTurn;
   private Waiters waiters;
   private final DurableReplies replies;
   private final Compaction compaction;
@@ -74,6 +76,7 @@ public final class QueueEngine {
         clock, waiters, stats, this::isDraining, () -> this.turns.requestYield(), this::closeSession,
         replies::acceptsChanges));
     this.turns = new Turns(handlers, tubes, memory, replies::add);
+    this.wakeTurn = turns::wake;
     this.compaction = new Compaction(binlog, jobs);
     this.shipping = new LogShipping(jobs, replies, table, clock, this::runAndFlush);
     RecoveredLog recovered = binlog.takeRecovered();
@@ -265,7 +268,7 @@ public final class QueueEngine {
 
   /** The front at {@code front} received {@code bodyBytes} of the bodies sent to it. */
   public void received(String front, long bodyBytes) {
-    sessions.flow(front).received(bodyBytes, turns::wake);
+    sessions.flow(front).received(bodyBytes, wakeTurn);
     runAndFlush();
   }
 

@@ -108,7 +108,10 @@ public final class QueueEngineVerticle extends VerticleBase {
     return this;
   }
 
-  /** Each front's budget of bodies on their way to it ({@link QueueEngine#limitBodiesInTransit}); unlimited by default. */
+  /**
+   * Each front's budget of bodies on their way to it ({@link QueueEngine#limitBodiesInTransit});
+   * unlimited by default.
+   */
   public QueueEngineVerticle withBodiesInTransit(long bytes) {
     this.bodiesInTransitBytes = bytes;
     return this;

@@ -293,13 +293,12 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
       } while (!unwritten.isEmpty() && io.written() < WRITE_CHUNK_BYTES);
       io.send();
     }
+    updateHeld();
     if (!unwritten.isEmpty() || !io.isWritable()) {
       // A client that does not read its replies stops being read from; the channel says when it
       // can take more (onWritable).
-      updateHeld();
       return;
     }
-    updateHeld();
     if (isBatchAnswered) {
       isBatchAnswered = false;
       isInFlight = false;

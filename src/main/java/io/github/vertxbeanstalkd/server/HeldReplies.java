@@ -87,8 +87,9 @@ final class HeldReplies {
     long now = System.nanoTime();
     if (now - lastLogNanos >= LOG_INTERVAL_NANOS) {
       lastLogNanos = now;
-      log.warn("closed a connection that held {} bytes (replies it did not read, and what it sent meanwhile): clients that do not read held "
-          + "more than {} bytes together ({} closed so far)", bytes, limitBytes, closedConnections);
+      log.warn("closed a connection that held {} bytes (replies it did not read, and what it sent meanwhile): "
+          + "clients that do not read held more than {} bytes together ({} closed so far)",
+          bytes, limitBytes, closedConnections);
     }
   }
 }

@@ -86,9 +86,6 @@ final class InputChunks {
 
   /** The first {@code n} unread bytes of the chunk read now have been read. */
   void consume(int n) {
-    if (count == 0) {
-      return; // dropped meanwhile: the connection closed
-    }
     int i = slot(readPos);
     reads[i] += n;
     unread -= n;

@@ -163,8 +163,8 @@ public final class TcpServerVerticle extends VerticleBase {
       return;
     }
     long id = nextLocalId++;
-    Connection c = new Connection(socket, context, chunks, heldReplies, readAhead, reads, host, config.maxJobSizeBytes(),
-        () -> connections.remove(id), durations);
+    Connection c = new Connection(socket, context, chunks, heldReplies, readAhead, reads, host,
+        config.maxJobSizeBytes(), () -> connections.remove(id), durations);
     connections.put(id, c);
     c.start();
   }
