@@ -51,6 +51,28 @@ class RehearsalTest {
   }
 
   @Test
+  void theMixTakesEveryCommandAndItsErrorsAndTheServerStillAnswers(Vertx vertx) throws Exception {
+    BeanstalkServer server = await(BeanstalkServer.deploy(vertx, ServerConfig.forTests()));
+    // It throws when a burst's end is not answered (a reply lost, a connection stuck).
+    int commands = RehearsalMix.play("127.0.0.1", server.port(), ConcurrentHashMap.newKeySet(),
+        ServerConfig.DEFAULT_MAX_JOB_SIZE, 300, 1);
+    assertTrue(commands > 2_000, "commands: " + commands);
+    try (TestClient client = TestClient.connect(server.port())) {
+      Map<String, String> stats = client.stats("stats");
+      // Every command word and the errors reached the engine, not only the common ones.
+      for (String key : new String[] {"cmd-put", "cmd-peek", "cmd-peek-ready", "cmd-peek-delayed", "cmd-peek-buried",
+          "cmd-reserve-with-timeout", "cmd-delete", "cmd-release", "cmd-use", "cmd-watch", "cmd-ignore", "cmd-bury",
+          "cmd-kick", "cmd-touch", "cmd-stats", "cmd-stats-job", "cmd-stats-tube", "cmd-list-tubes",
+          "cmd-list-tube-used", "cmd-list-tubes-watched", "cmd-pause-tube", "total-jobs"}) {
+        assertTrue(Long.parseLong(stats.get(key)) > 0, key + " in " + stats);
+      }
+      assertTrue(Long.parseLong(stats.get("total-connections")) > 3, "no lane was reset and opened again");
+      String inserted = client.send("put 0 0 60 1", "x").readLine();
+      assertTrue(inserted.startsWith("INSERTED "), inserted);
+    }
+  }
+
+  @Test
   void theLoadRunsItsRoundsOnThrowawayServersAndStopsAtItsDeadline(Vertx vertx) throws Exception {
     LocalCodec.registerAll(vertx);
     Set<Integer> own = ConcurrentHashMap.newKeySet();
