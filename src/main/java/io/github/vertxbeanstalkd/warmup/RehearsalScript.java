@@ -24,7 +24,18 @@ final class RehearsalScript implements AutoCloseable {
   private int commands;
 
   private RehearsalScript(String host, int port, java.util.Set<Integer> ownPorts) throws IOException {
-    socket = new Socket();
+    socket = openSocket(host, port, ownPorts);
+    socket.setSoTimeout(TIMEOUT_MILLIS);
+    in = new BufferedInputStream(socket.getInputStream());
+    out = socket.getOutputStream();
+  }
+
+  /**
+   * A connection to the rehearsal's server at {@code host:port}, its local port put into {@code
+   * ownPorts} before it connects; no read timeout, Nagle off.
+   */
+  static Socket openSocket(String host, int port, java.util.Set<Integer> ownPorts) throws IOException {
+    Socket socket = new Socket();
     // Closed by this side, so its port stays in TIME_WAIT for a minute: SO_REUSEADDR lets the real
     // listener bind that port all the same (a configured port in the ephemeral range).
     socket.setReuseAddress(true);
@@ -32,10 +43,8 @@ final class RehearsalScript implements AutoCloseable {
     socket.bind(new InetSocketAddress(host, 0));
     ownPorts.add(socket.getLocalPort());
     socket.connect(new InetSocketAddress(host, port), TIMEOUT_MILLIS);
-    socket.setSoTimeout(TIMEOUT_MILLIS);
     socket.setTcpNoDelay(true);
-    in = new BufferedInputStream(socket.getInputStream());
-    out = socket.getOutputStream();
+    return socket;
   }
 
   /**
