@@ -147,7 +147,7 @@ public final class BeanstalkServer {
             binlogConfig(config.binlog()), metrics == null ? EngineObserver.NONE : metrics, clock)
             .withMaxMemory(config.maxMemoryBytes())
             .withMaxHeldState(ServerConfig.heldStateHeapBytes(Runtime.getRuntime().maxMemory()))
-            .withBodiesInTransit(ServerConfig.bodiesInTransitHeapBytes(Runtime.getRuntime().maxMemory()))))
+            .withCopiesInTransit(ServerConfig.copiesInTransitHeapBytes(Runtime.getRuntime().maxMemory()))))
         .onSuccess(ids::add);
     if (fronts.hasTcp() && config.isWarmUpEnabled()) {
       // After the engine (and its replay of the log), before the port opens.

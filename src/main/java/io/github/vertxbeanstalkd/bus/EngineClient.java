@@ -59,15 +59,15 @@ public final class EngineClient {
     EngineClient client = new EngineClient(vertx, address);
     client.replies = vertx.eventBus().localConsumer(client.front, msg -> {
       List<EngineReply> replies = msg.body().replies();
-      long bodyBytes = 0;
+      long copiedBytes = 0;
       for (int i = 0; i < replies.size(); i++) {
         EngineReply reply = replies.get(i);
-        bodyBytes += bodyBytes(reply);
+        copiedBytes += copiedBytes(reply);
         client.route(reply);
       }
-      if (bodyBytes > 0 && !client.isStopping) {
-        // The engine copies no more bodies for this front's sessions while too many are on their way.
-        client.send(new EngineRequest.Received(client.front, bodyBytes));
+      if (copiedBytes > 0 && !client.isStopping) {
+        // The engine copies no more bodies or documents for this front's sessions while too many are on their way.
+        client.send(new EngineRequest.Received(client.front, copiedBytes));
       }
     });
     return client.replies.completion().map(client);
@@ -167,12 +167,10 @@ public final class EngineClient {
     listeners.remove(key);
   }
 
-  private static long bodyBytes(EngineReply reply) {
+  private static long copiedBytes(EngineReply reply) {
     long bytes = 0;
     for (int i = 0, n = reply.replyCount(); i < n; i++) {
-      if (reply.reply(i) instanceof Reply.JobBody body) {
-        bytes += body.length();
-      }
+      bytes += reply.reply(i).transitBytes();
     }
     return bytes;
   }

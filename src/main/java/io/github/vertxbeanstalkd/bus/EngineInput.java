@@ -25,6 +25,6 @@ public interface EngineInput {
   /** The engine failed on {@code commands} commands of {@code key}: each is answered INTERNAL_ERROR. */
   void failed(SessionKey key, int commands);
 
-  /** The front at {@code front} received {@code bodyBytes} of job bodies in its replies. */
-  void received(String front, long bodyBytes);
+  /** The front at {@code front} received {@code copiedBytes} of job bodies and documents in its replies ({@code Reply.transitBytes}). */
+  void received(String front, long copiedBytes);
 }

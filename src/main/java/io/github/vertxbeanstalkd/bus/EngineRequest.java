@@ -62,11 +62,12 @@ public sealed interface EngineRequest {
   }
 
   /**
-   * The front at {@code front} received replies carrying {@code bodyBytes} bytes of job bodies.
-   * The engine stops copying more bodies for a front that is far behind, until it hears this.
+   * The front at {@code front} received replies holding {@code copiedBytes} bytes of copies (job
+   * bodies, documents: {@code Reply.transitBytes}). The engine stops making more for a front that
+   * is far behind, until it hears this.
    */
-  record Received(String front, long bodyBytes) implements EngineRequest {
-    public Object applyTo(EngineInput engine) { engine.received(front, bodyBytes); return null; }
+  record Received(String front, long copiedBytes) implements EngineRequest {
+    public Object applyTo(EngineInput engine) { engine.received(front, copiedBytes); return null; }
   }
 
   /** Enter drain mode (what SIGUSR1 does), or leave it. */

@@ -166,13 +166,13 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
 
   /**
    * The connections a heap of {@code maxHeapBytes} holds beside what it needs anyway (and beside the
-   * {@link #heldStateHeapBytes tubes, watches and sessions} and the {@link #bodiesInTransitHeapBytes
+   * {@link #heldStateHeapBytes tubes, watches and sessions} and the {@link #copiesInTransitHeapBytes
    * bodies on their way to a front}), so that a flood of connections is refused at the door instead
    * of ending the process with OutOfMemoryError.
    */
   public static long heapConnections(long maxHeapBytes) {
     return Math.max(0, (long) (maxHeapBytes * 0.75) - HEAP_RESERVED_BYTES - heldStateHeapBytes(maxHeapBytes)
-        - bodiesInTransitHeapBytes(maxHeapBytes)) / CONNECTION_HEAP_BYTES;
+        - copiesInTransitHeapBytes(maxHeapBytes)) / CONNECTION_HEAP_BYTES;
   }
 
   /**
@@ -188,12 +188,14 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
   }
 
   /**
-   * The job bodies the engine may have copied into replies that a front has not yet received: a
-   * sixteenth of the heap. Past it, that front's sessions wait before a reserve or peek until the
-   * front has them (engine.FrontFlow); without it, 64 clients pipelining peeks of a 64 KiB job had
-   * hundreds of MiB copied in one engine turn and ended a server with {@code -Xmx128m}.
+   * The job bodies the engine may have copied into replies, and the documents it may have made
+   * for them, that a front has not yet received: a sixteenth of the heap. Past it, that front's
+   * sessions wait before a reserve, peek, stats or list-tubes until the front has them
+   * (engine.FrontFlow); without it, 64 clients pipelining peeks of a 64 KiB job had hundreds of
+   * MiB copied in one engine turn and ended a server with {@code -Xmx128m}, and 2,200 pipelining
+   * list-tubes ended one with conf/jvm.options.
    */
-  public static long bodiesInTransitHeapBytes(long maxHeapBytes) {
+  public static long copiesInTransitHeapBytes(long maxHeapBytes) {
     return maxHeapBytes / 16;
   }
 

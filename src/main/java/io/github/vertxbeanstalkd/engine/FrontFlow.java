@@ -4,9 +4,10 @@ import io.github.vertxbeanstalkd.protocol.Reply;
 import java.util.ArrayList;
 
 /**
- * The job bodies this engine has copied into one front's replies that the front has not yet said
- * it received ({@link io.github.vertxbeanstalkd.bus.EngineRequest.Received}), and the sessions
- * that wait for them to arrive before they run a command answered with a body.
+ * The job bodies this engine has copied into one front's replies, and the documents it made for
+ * them (stats, list-tubes: {@link Reply#transitBytes}), that the front has not yet said it
+ * received ({@link io.github.vertxbeanstalkd.bus.EngineRequest.Received}), and the sessions that
+ * wait for them to arrive before they run a command answered with either.
  *
  * <p>A front counts the replies it holds for clients that do not read them, but only once they
  * reach it. Until then nothing bounded the copies: 64 clients pipelining {@code peek} of a 64 KiB
@@ -14,6 +15,10 @@ import java.util.ArrayList;
  * {@code -Xmx128m} ended with OutOfMemoryError. With this, what is on its way to a front is at most
  * the budget and one body; a reserve that waits for a job holds nothing, since nothing is copied
  * until a job is handed out.
+ *
+ * <p>Documents count too: 2,200 clients pipelining {@code list-tubes} (1,000 tubes) without
+ * reading had about 70,000 lists made in one turn, and a server with conf/jvm.options ended with
+ * OutOfMemoryError.
  */
 final class FrontFlow {
   private long budgetBytes;
@@ -31,16 +36,12 @@ final class FrontFlow {
 
   /** {@code r} is on its way to this front. */
   void sent(Reply r) {
-    if (r instanceof Reply.JobBody body) {
-      inTransitBytes += body.length();
-    }
+    inTransitBytes += r.transitBytes();
   }
 
   /** {@code r} was replaced before it left (it became INTERNAL_ERROR): it will not arrive. */
   void unsent(Reply r) {
-    if (r instanceof Reply.JobBody body) {
-      inTransitBytes -= body.length();
-    }
+    inTransitBytes -= r.transitBytes();
   }
 
   /** Whether a session must wait before it runs a command that may copy another body. */

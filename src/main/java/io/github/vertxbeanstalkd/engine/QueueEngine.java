@@ -258,17 +258,18 @@ public final class QueueEngine {
   }
 
   /**
-   * Bodies copied into replies that one front has not yet said it received ({@link #received}):
-   * past {@code bytes}, that front's sessions wait before a command that may copy another body.
+   * Bodies copied into replies, and documents made, that one front has not yet said it received
+   * ({@link #received}): past {@code bytes}, that front's sessions wait before a command that may
+   * copy another body or make another document.
    * Unlimited unless set; see {@link FrontFlow}.
    */
-  public void limitBodiesInTransit(long bytes) {
+  public void limitCopiesInTransit(long bytes) {
     sessions.limitFlows(bytes);
   }
 
-  /** The front at {@code front} received {@code bodyBytes} of the bodies sent to it. */
-  public void received(String front, long bodyBytes) {
-    sessions.flow(front).received(bodyBytes, wakeTurn);
+  /** The front at {@code front} received {@code copiedBytes} of the bodies and documents sent to it. */
+  public void received(String front, long copiedBytes) {
+    sessions.flow(front).received(copiedBytes, wakeTurn);
     runAndFlush();
   }
 

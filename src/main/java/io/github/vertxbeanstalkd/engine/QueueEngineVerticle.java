@@ -48,7 +48,7 @@ public final class QueueEngineVerticle extends VerticleBase {
   private final EngineInput input = new Input();
   private long maxMemoryBytes;
   private long maxHeldStateBytes = Long.MAX_VALUE;
-  private long bodiesInTransitBytes = Long.MAX_VALUE;
+  private long copiesInTransitBytes = Long.MAX_VALUE;
   /** Set for the warm-up's throwaway servers only: see {@link #writingLogNowhere()}. */
   private boolean isLogWrittenNowhere;
   private Binlog binlog;
@@ -109,11 +109,11 @@ public final class QueueEngineVerticle extends VerticleBase {
   }
 
   /**
-   * Each front's budget of bodies on their way to it ({@link QueueEngine#limitBodiesInTransit});
+   * Each front's budget of bodies and documents on their way to it ({@link QueueEngine#limitCopiesInTransit});
    * unlimited by default.
    */
-  public QueueEngineVerticle withBodiesInTransit(long bytes) {
-    this.bodiesInTransitBytes = bytes;
+  public QueueEngineVerticle withCopiesInTransit(long bytes) {
+    this.copiesInTransitBytes = bytes;
     return this;
   }
 
@@ -143,7 +143,7 @@ public final class QueueEngineVerticle extends VerticleBase {
           engine = new QueueEngine(clock, this::collect, info, maxJobSizeBytes, binlog);
           engine.limitMemory(maxMemoryBytes);
           engine.limitHeldState(maxHeldStateBytes);
-          engine.limitBodiesInTransit(bodiesInTransitBytes);
+          engine.limitCopiesInTransit(copiesInTransitBytes);
           consumer = bus.localConsumer(address.requests(), msg -> {
             Object answer = handle(msg.body());
             if (msg.replyAddress() != null) {
@@ -297,8 +297,8 @@ public final class QueueEngineVerticle extends VerticleBase {
     }
 
     @Override
-    public void received(String front, long bodyBytes) {
-      engine.received(front, bodyBytes);
+    public void received(String front, long copiedBytes) {
+      engine.received(front, copiedBytes);
     }
   }
 

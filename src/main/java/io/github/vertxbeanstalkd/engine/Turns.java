@@ -69,8 +69,8 @@ final class Turns {
         // The scoped command before is done, a reserve it waited in included.
         tubes.leaveScope(s);
       }
-      if (s.flow.isSpent() && !s.hasPendingKick() && Command.isAnsweredWithBody(s.peekCommand())) {
-        // Its front has not yet received enough of the bodies sent to it: this one waits.
+      if (s.flow.isSpent() && !s.hasPendingKick() && Command.isAnsweredWithCopy(s.peekCommand())) {
+        // Its front has not yet received enough of the bodies and documents sent to it: this one waits.
         s.flow.throttle(s);
         return;
       }

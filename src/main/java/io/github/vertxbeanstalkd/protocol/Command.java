@@ -16,6 +16,23 @@ public sealed interface Command extends ParsedLine {
         || command instanceof Peek || command instanceof PeekState;
   }
 
+  /**
+   * Whether {@code command} is answered with a YAML document (stats, stats-tube, stats-job,
+   * list-tubes, list-tubes-watched): a few bytes in, kilobytes of objects out.
+   */
+  static boolean isAnsweredWithDocument(Command command) {
+    return command instanceof Stats || command instanceof StatsTube || command instanceof StatsJob
+        || command instanceof ListTubes || command instanceof ListTubesWatched;
+  }
+
+  /**
+   * Whether {@code command}'s reply may hold a copy on the heap on its way to the front (a body, a
+   * document): what {@code engine.FrontFlow} bounds.
+   */
+  static boolean isAnsweredWithCopy(Command command) {
+    return isAnsweredWithBody(command) || isAnsweredWithDocument(command);
+  }
+
   /** One method per command: the engine implements it, so adding a command is one record here. */
   interface Handler<C, R> {
     R putLine(C c, PutLine cmd);

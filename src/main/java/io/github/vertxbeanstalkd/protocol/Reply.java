@@ -14,6 +14,15 @@ public sealed interface Reply {
    */
   default void release() {}
 
+  /**
+   * The heap this reply holds on its way from the engine to a front beyond a plain reply's few
+   * bytes: a body's copy, a document's objects. The engine makes no more such replies for a front
+   * that has not yet received enough of them ({@code engine.FrontFlow}).
+   */
+  default long transitBytes() {
+    return 0;
+  }
+
   /** A reply that is one fixed word, such as {@code DELETED} or {@code NOT_FOUND}. */
   enum Word implements Reply {
     OUT_OF_MEMORY, INTERNAL_ERROR, BAD_FORMAT, UNKNOWN_COMMAND,
@@ -143,6 +152,11 @@ public sealed interface Reply {
       return length;
     }
 
+    @Override
+    public long transitBytes() {
+      return length;
+    }
+
     /**
      * The array holding the body from index 0 to {@link #length()}, not a copy; a pooled one may be
      * longer. Only the engine writes it, right after taking the reply from its pool.
@@ -186,7 +200,12 @@ public sealed interface Reply {
   }
 
   /** {@code OK <bytes>} followed by a stats document, written as YAML. */
-  record Stats(StatsDocument document) implements Reply {}
+  record Stats(StatsDocument document) implements Reply {
+    @Override
+    public long transitBytes() {
+      return document.heapBytes();
+    }
+  }
 
   /**
    * A reply another node already encoded with {@link ReplyEncoder}, CR LF and any body included: a
@@ -209,6 +228,12 @@ public sealed interface Reply {
 
   /** {@code OK <bytes>} followed by a YAML list of tube names (list-tubes, list-tubes-watched). */
   record TubeNames(List<String> names) implements Reply {
+    /** The list and a reference per tube; the names are the tubes' own strings. */
+    @Override
+    public long transitBytes() {
+      return 64 + 8L * names.size();
+    }
+
     /** The YAML document's bytes: {@code ---}, then {@code - name} per tube. */
     public byte[] yaml() {
       StringBuilder text = new StringBuilder(16 + names.size() * 16).append("---\n");

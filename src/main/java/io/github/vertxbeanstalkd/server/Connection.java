@@ -152,20 +152,13 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
     batch.add(command);
     if (Command.isAnsweredWithBody(command)) {
       bodiesInBatch++;
-    } else if (isAnsweredWithDocument(command)) {
+    } else if (Command.isAnsweredWithDocument(command)) {
       documentsInBatch++;
     }
     if (batch.size() >= readAhead.batchCommands() || bodiesInBatch >= maxBodiesPerBatch
         || documentsInBatch >= MAX_BATCH_DOCUMENTS) {
       reader.pause();
     }
-  }
-
-  /** Whether {@code command}'s reply is a YAML document (counted by {@link #MAX_BATCH_DOCUMENTS}). */
-  static boolean isAnsweredWithDocument(Command command) {
-    return command instanceof Command.Stats || command instanceof Command.StatsTube
-        || command instanceof Command.StatsJob || command instanceof Command.ListTubes
-        || command instanceof Command.ListTubesWatched;
   }
 
   @Override

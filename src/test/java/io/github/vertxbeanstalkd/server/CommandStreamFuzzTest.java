@@ -111,7 +111,7 @@ class CommandStreamFuzzTest {
     @Override
     public void onCommand(Command command) {
       batch.add(command);
-      documents += Connection.isAnsweredWithDocument(command) ? 1 : 0;
+      documents += Command.isAnsweredWithDocument(command) ? 1 : 0;
       if (batch.size() >= Connection.MAX_BATCH_COMMANDS || documents >= Connection.MAX_BATCH_DOCUMENTS) {
         reader.pause();
       }

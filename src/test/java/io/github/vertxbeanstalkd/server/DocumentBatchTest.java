@@ -18,11 +18,11 @@ class DocumentBatchTest extends DeployedServerTest {
   void theDocumentCommandsAreTheOnesCounted() {
     for (Command c : new Command[] {new Command.Stats(), new Command.StatsTube("default"), new Command.StatsJob(1),
         new Command.ListTubes(), new Command.ListTubesWatched()}) {
-      assertTrue(Connection.isAnsweredWithDocument(c), c.toString());
+      assertTrue(Command.isAnsweredWithDocument(c), c.toString());
     }
     for (Command c : new Command[] {new Command.ListTubeUsed(), new Command.Peek(1), new Command.Delete(1),
         new Command.Use("a")}) {
-      assertFalse(Connection.isAnsweredWithDocument(c), c.toString());
+      assertFalse(Command.isAnsweredWithDocument(c), c.toString());
     }
   }
 

@@ -53,7 +53,7 @@ class MaxConnectionsTest extends DeployedServerTest {
     // bodies on their way to a front, at 10 KiB a connection.
     assertEquals(((192L - 48 - 32 - 16) << 20) / (10 * 1024), ServerConfig.heapConnections(256L << 20));
     assertEquals(32L << 20, ServerConfig.heldStateHeapBytes(256L << 20));
-    assertEquals(16L << 20, ServerConfig.bodiesInTransitHeapBytes(256L << 20));
+    assertEquals(16L << 20, ServerConfig.copiesInTransitHeapBytes(256L << 20));
   }
 
   @Test

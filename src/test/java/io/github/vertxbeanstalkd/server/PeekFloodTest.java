@@ -25,6 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
 class PeekFloodTest {
   private static final Pattern LISTENING = Pattern.compile("listening on 127\\.0\\.0\\.1:(\\d+)");
   private static final int FLOOD_MILLIS = 4_000;
+  /** -Xmx128m with the collector settings of conf/jvm.options. */
+  private static final List<String> SERIAL_128 =
+      List.of("-Xmx128m", "-XX:+UseSerialGC", "-Xmn32m", "-XX:MaxTenuringThreshold=1");
 
   @TempDir
   Path dir;
@@ -36,7 +39,7 @@ class PeekFloodTest {
    */
   @Test
   void clientsThatPeekALargeJobAndNeverReadDoNotEndTheServer() throws Exception {
-    floodAndCheck(List.of("-Xmx64m"), 256, "peek 1");
+    floodAndCheck(List.of("-Xmx64m"), 256, "peek 1", 0);
   }
 
   /**
@@ -48,14 +51,30 @@ class PeekFloodTest {
    */
   @Test
   void thousandsOfClientsThatPipelineAndNeverReadDoNotEndTheServer() throws Exception {
+    assumeOpenFiles();
+    floodAndCheck(SERIAL_128, 3_000, "peek 2", 0);
+  }
+
+  /**
+   * A list-tubes reply is a few bytes in and a list of every tube out, made on the engine's turn
+   * before the front counts it. Before the engine counted documents on their way to the front as
+   * it counts bodies, 2,200 such clients with 1,000 tubes ended a server with conf/jvm.options
+   * (and one with {@code -Xmx128m}) with OutOfMemoryError within seconds.
+   */
+  @Test
+  void thousandsOfClientsThatPipelineListTubesAndNeverReadDoNotEndTheServer() throws Exception {
+    assumeOpenFiles();
+    floodAndCheck(SERIAL_128, 2_200, "list-tubes", 1_000);
+  }
+
+  private static void assumeOpenFiles() {
     long openFiles = ((com.sun.management.UnixOperatingSystemMXBean)
         java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getMaxFileDescriptorCount();
     org.junit.jupiter.api.Assumptions.assumeTrue(openFiles >= 8_192, "open-file limit " + openFiles);
-    floodAndCheck(List.of("-Xmx128m", "-XX:+UseSerialGC", "-Xmn32m", "-XX:MaxTenuringThreshold=1"), 3_000,
-        "peek 2");
   }
 
-  private void floodAndCheck(List<String> jvmOptions, int clients, String line) throws Exception {
+  /** {@code tubes} tubes are watched by the checking client first, so that list-tubes lists them. */
+  private void floodAndCheck(List<String> jvmOptions, int clients, String line, int tubes) throws Exception {
     List<String> options = new ArrayList<>(jvmOptions);
     options.add("-XX:+ExitOnOutOfMemoryError");
     try (ChildJvm server = ChildJvm.start(options,
@@ -65,6 +84,9 @@ class PeekFloodTest {
       int port = Integer.parseInt(server.await(LISTENING, 60_000).group(1));
       try (TestClient c = TestClient.connect(port)) {
         c.send("put 0 0 60 65535", "x".repeat(65_535)).expect("INSERTED 1");
+        for (int i = 0; i < tubes; i++) {
+          c.send("watch tube-" + i).expect("WATCHING " + (i + 2));
+        }
         flood(port, clients, line);
         try {
           // The resets are handled once only this client is left.
