@@ -89,7 +89,10 @@ class PeekFloodTest {
         }
         flood(port, clients, line);
         try {
-          // The resets are handled once only this client is left.
+          // The resets are handled once only this client is left. Its stats, a document, waits
+          // behind the flood's documents (FrontFlow) as a peek waits behind its bodies: seconds on
+          // a busy machine.
+          c.setReadTimeoutMillis(30_000);
           long deadline = System.nanoTime() + 30_000_000_000L;
           while (!"1".equals(c.stats("stats").get("current-connections")) && System.nanoTime() < deadline) {
             Thread.onSpinWait();
