@@ -17,4 +17,14 @@ public interface ConnectionSession {
 
   /** Ends the session: its jobs return to ready, and nothing more is heard from it. */
   void close();
+
+  /**
+   * Ends the session as {@link #close()} does, and runs {@code released} on the caller's context
+   * once nothing submitted is held any more: this node's engine reads a put's body where the front
+   * read it, until it has run or dropped the command.
+   */
+  default void close(Runnable released) {
+    close();
+    released.run();
+  }
 }

@@ -162,6 +162,15 @@ public final class EngineClient {
     vertx.eventBus().send(address.requests(), message, SEND);
   }
 
+  /** Replies for {@code key} are dropped from now on; its end notice runs {@code ended}. */
+  void awaitEnd(SessionKey key, Runnable ended) {
+    listeners.put(key, reply -> {
+      if (reply.hasEnded()) {
+        ended.run();
+      }
+    });
+  }
+
   /** The session ended: nothing more comes for it. */
   void forget(SessionKey key) {
     listeners.remove(key);

@@ -72,10 +72,27 @@ public final class EngineSession implements ConnectionSession {
       return;
     }
     isClosed = true;
+    // What was submitted last is the engine's to drop, not kept here.
+    recent = null;
+    older = null;
     if (!isHeard) {
       client.forget(key);
     }
     client.send(new EngineRequest.Close(key));
+  }
+
+  /**
+   * Ends the session: its replies are dropped from now on, and {@code released} runs with its end
+   * notice, which the engine sends after every request before the close (the commands it read in
+   * place among them).
+   */
+  @Override
+  public void close(Runnable released) {
+    if (isClosed) {
+      return;
+    }
+    client.awaitEnd(key, released);
+    close(true);
   }
 
   /** Ends the session without hearing its end notice. */

@@ -36,6 +36,8 @@ final class CommandReader {
   private final InputChunks input;
   private Mode mode = Mode.LINE;
   private boolean isPaused;
+  /** Input arrived while the connection had stopped reading: kept unread until {@link #unhold()}. */
+  private boolean isHolding;
 
   /** The line so far, CR included: at most 222 bytes and the CR (BEHAVIOURS.md 1). */
   private final byte[] line = new byte[CommandParser.MAX_LINE_BYTES - 1];
@@ -84,9 +86,35 @@ final class CommandReader {
     return isPaused;
   }
 
+  /** Whether a put's body is arriving: the chunks it lies in are held until its batch is answered. */
+  boolean isReadingBody() {
+    return mode == Mode.BODY;
+  }
+
+  /** What this reader holds on the heap: its chunks, whole (a partial line is copied into a fixed array). */
+  long chunkBytes() {
+    return (long) input.chunks() * ChunkPool.CHUNK_BYTES;
+  }
+
   /** Stops emitting commands; input fed meanwhile is held. */
   void pause() {
     isPaused = true;
+  }
+
+  /**
+   * Keeps what is fed from now on unread, without pausing: Netty reads what a socket buffered when
+   * its client resets or half-closes, whether the connection stopped reading or not.
+   */
+  void hold() {
+    isHolding = true;
+  }
+
+  /** Reads on what was held since {@link #hold()}, unless paused. */
+  void unhold() {
+    if (isHolding) {
+      isHolding = false;
+      readHeld();
+    }
   }
 
   /** Emits the commands held while paused. */
@@ -141,13 +169,13 @@ final class CommandReader {
     pieces = null;
   }
 
-  /** Input chunks held now, for tests. */
+  /** Input chunks held now. */
   int chunks() {
     return input.chunks();
   }
 
   private void readHeld() {
-    while (!isPaused && !input.isEmpty()) {
+    while (!isPaused && !isHolding && !input.isEmpty()) {
       byte[] a = input.array();
       int from = input.from();
       int end = input.end();

@@ -23,27 +23,9 @@ import java.util.List;
  * wait as references while the socket's write queue is full, during which nothing more is read;
  * what waits so is counted with every other connection's in {@link HeldReplies}.
  */
-final class Connection implements CommandReader.Listener, ChannelIo.Listener, HeldReplies.Holder {
+final class Connection implements CommandReader.Listener, ChannelIo.Listener, HeldReplies.Holder, ReadAhead.Waiter {
   static final int INPUT_LIMIT_BYTES = 64 * 1024;
-  static final int MAX_BATCH_COMMANDS = 1024;
-  /**
-   * Bodies one batch may bring back, counted at the largest job size: reserves and peeks answer
-   * with a copy of a body each, so a client pipelining peeks of large jobs without reading its
-   * replies holds at most this much, not a thousand bodies.
-   */
-  static final long MAX_BATCH_BODY_BYTES = 4L * 1024 * 1024;
-  /**
-   * Commands answered with a document (stats, stats-tube, stats-job, list-tubes,
-   * list-tubes-watched) one batch may hold. Each is a few bytes in and kilobytes out, built as
-   * objects on the engine's turn before any front counts them as held: at a thousand a batch, 64
-   * connections that pipelined stats and list-tubes without reading had about 65,000 replies made
-   * at once, and a server with -Xmx128m ended with OutOfMemoryError
-   * (src/test/scripts/hostile-memory.py, its slow phase, in a 512 MiB container).
-   */
-  static final int MAX_BATCH_DOCUMENTS = 32;
   private static final int WRITE_CHUNK_BYTES = 64 * 1024;
-  /** A command read and not yet answered, on the heap: the command, its places in the batch and the engine's queue. */
-  static final long COMMAND_HEAP_BYTES = 64;
 
   private final NetSocket socket;
   private final Context context;
@@ -92,7 +74,7 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
     this.reader = new CommandReader(maxJobSizeBytes, this, chunks);
     this.onClosed = onClosed;
     this.durations = durations;
-    this.maxBodiesPerBatch = (int) Math.max(1, MAX_BATCH_BODY_BYTES / Math.max(1, maxJobSizeBytes));
+    this.maxBodiesPerBatch = BatchLimits.bodiesPerBatch(maxJobSizeBytes);
   }
 
   void start() {
@@ -110,6 +92,7 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
     }
     isInputEnded = true;
     session.endInput();
+    reader.unhold();
     afterInput();
   }
 
@@ -143,6 +126,11 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
     if (isQuitting || isClosed || isShuttingDown) {
       return;
     }
+    if (isSocketPaused) {
+      // Netty drains a socket its client reset or half-closed, reading stopped or not: kept unread,
+      // so that a storm of resets sends the engine nothing more (each close drops it at once).
+      reader.hold();
+    }
     reader.feed(data);
     afterInput();
   }
@@ -156,7 +144,7 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
       documentsInBatch++;
     }
     if (batch.size() >= readAhead.batchCommands() || bodiesInBatch >= maxBodiesPerBatch
-        || documentsInBatch >= MAX_BATCH_DOCUMENTS) {
+        || documentsInBatch >= BatchLimits.MAX_BATCH_DOCUMENTS) {
       reader.pause();
     }
   }
@@ -168,20 +156,50 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
 
   private void afterInput() {
     dispatch();
-    reportReadAhead(reader.heldBytes());
-    if (!isSocketPaused && !isClosed && isReadAheadFull()) {
+    reportReadAhead(reader.chunkBytes());
+    if (!isSocketPaused && !isClosed && mustStopReading()) {
       isSocketPaused = true;
       io.stopReading();
+      readAhead.waitForRoom(this);
     }
     updateHeld();
   }
 
   /**
-   * Whether to stop reading: only while the reader waits on a batch, since until it has a whole
-   * command it needs every byte, and what it waits for frees what it holds.
+   * Whether to stop reading: while the reader waits on a batch and holds more than it may read
+   * ahead (what it waits for frees what it holds), or while a put's body arrives and the front's
+   * input is past its limit (the body's chunks are held until its batch is answered).
    */
-  private boolean isReadAheadFull() {
-    return reader.isPaused() && reader.heldBytes() > readAhead.allowedBytes();
+  private boolean mustStopReading() {
+    return reader.isPaused() ? reader.heldBytes() > readAhead.allowedBytes()
+        : reader.isReadingBody() && readAhead.isPassed();
+  }
+
+  @Override
+  public void roomAgain() {
+    if (isClosed || !isSocketPaused || isQuitting || isShuttingDown) {
+      return;
+    }
+    reader.unhold();
+    afterInput();
+    if (mustStopReading()) {
+      readAhead.waitForRoom(this);
+      return;
+    }
+    isSocketPaused = false;
+    io.startReading();
+    updateHeld();
+  }
+
+  @Override
+  public long inputBytes() {
+    return readAheadBytes;
+  }
+
+  @Override
+  public void closeForHoldingInput() {
+    closed();
+    socket.close();
   }
 
   private void reportReadAhead(long bytes) {
@@ -230,10 +248,12 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
   private void resumeInput() {
     if (!isQuitting) {
       reader.resume();
+      reader.unhold();
     }
     afterInput();
-    if (isSocketPaused && !isReadAheadFull() && !isQuitting) {
+    if (isSocketPaused && !mustStopReading() && !isQuitting) {
       isSocketPaused = false;
+      readAhead.stopWaiting(this);
       io.startReading();
     }
   }
@@ -319,7 +339,7 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
    */
   private long heldNow() {
     return unwrittenBytesHint + io.pendingWriteBytes() + (long) reader.chunks() * ChunkPool.CHUNK_BYTES
-        + COMMAND_HEAP_BYTES * (inFlight.size() - answered + batch.size());
+        + BatchLimits.COMMAND_HEAP_BYTES * (inFlight.size() - answered + batch.size());
   }
 
   /**
@@ -359,10 +379,17 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
     isClosed = true;
     unwritten.clear();
     unwrittenBytesHint = 0;
+    // A batch out may hold bodies in the input's chunks until the engine has dropped it: they count
+    // until the session's end (2,200 clients pipelining large puts, closed for what they held, had
+    // 100 MiB of them uncounted in a -Xmx128m server).
+    long lent = isInFlight ? reader.chunkBytes() : 0;
     reader.close();
+    batch = new ArrayList<>(0);
+    inFlight = batch;
     reportHeld(0);
-    reportReadAhead(0);
-    session.close();
+    readAhead.stopWaiting(this);
+    reportReadAhead(lent);
+    session.close(() -> reportReadAhead(0));
     onClosed.run();
   }
 }

@@ -149,7 +149,7 @@ final class InputChunks {
     isPinned = false;
   }
 
-  /** Chunks held now, read or not: for tests. */
+  /** Chunks held now, read or not. */
   int chunks() {
     return count;
   }

@@ -8,7 +8,7 @@ import io.netty.util.UncheckedBooleanSupplier;
 
 /**
  * How much one read takes from a socket: Netty's adaptive sizes (up to 64 KiB), but at most
- * {@link #PRESSED_READ_BYTES} while the front's {@link ReadAhead} is past its limit. A connection
+ * {@link #PRESSED_READ_BYTES} while the front's {@link ReadAhead} is past half its limit. A connection
  * that has sent a batch keeps what the read brought beyond it, so when thousands of clients
  * pipeline without reading, a read's size is what each holds: 3,000 of them at 64 KiB ended a
  * server with {@code -Xmx128m}. One per front, read on its event loop, which is its connections'
@@ -50,7 +50,7 @@ final class PressedReads implements RecvByteBufAllocator {
     @Override
     public int guess() {
       int bytes = delegate().guess();
-      return readAhead.isPassed() ? Math.min(bytes, PRESSED_READ_BYTES) : bytes;
+      return readAhead.isPressed() ? Math.min(bytes, PRESSED_READ_BYTES) : bytes;
     }
 
     @Override

@@ -44,6 +44,7 @@ public final class TcpServerVerticle extends VerticleBase {
   private NetServer server;
   private NetServer tlsServer;
   private Context context;
+  private long readAheadTimer = -1;
 
   public TcpServerVerticle(ServerConfig config, EngineAddress address) {
     this(config, address, CommandDurations.NONE);
@@ -75,6 +76,8 @@ public final class TcpServerVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     context = vertx.getOrCreateContext();
+    // Closes a connection only once the input held stayed past its limit with nothing coming (ReadAhead).
+    readAheadTimer = vertx.setPeriodic(1_000, id -> readAhead.check(System.nanoTime()));
     Future<?> listening = EngineClient.start(vertx, address)
         .compose(client -> {
           engine = client;
@@ -101,6 +104,7 @@ public final class TcpServerVerticle extends VerticleBase {
 
   @Override
   public Future<?> stop() {
+    vertx.cancelTimer(readAheadTimer);
     return Future.all(close(server), close(tlsServer))
         .compose(v -> host == null ? Future.succeededFuture() : host.stop())
         .compose(v -> engine.stop());

@@ -112,7 +112,7 @@ class CommandStreamFuzzTest {
     public void onCommand(Command command) {
       batch.add(command);
       documents += Command.isAnsweredWithDocument(command) ? 1 : 0;
-      if (batch.size() >= Connection.MAX_BATCH_COMMANDS || documents >= Connection.MAX_BATCH_DOCUMENTS) {
+      if (batch.size() >= BatchLimits.MAX_BATCH_COMMANDS || documents >= BatchLimits.MAX_BATCH_DOCUMENTS) {
         reader.pause();
       }
     }

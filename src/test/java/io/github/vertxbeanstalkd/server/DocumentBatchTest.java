@@ -30,7 +30,7 @@ class DocumentBatchTest extends DeployedServerTest {
   void thousandsOfPipelinedDocumentsAreAllAnsweredInOrder() {
     TestClient c = connect();
     StringBuilder pipeline = new StringBuilder();
-    int pairs = 20 * Connection.MAX_BATCH_DOCUMENTS + 7;
+    int pairs = 20 * BatchLimits.MAX_BATCH_DOCUMENTS + 7;
     for (int i = 0; i < pairs; i++) {
       pipeline.append("stats-tube default\r\nlist-tube-used\r\n");
     }
