@@ -169,7 +169,7 @@ final class CommandReader {
     pieces = null;
   }
 
-  /** Input chunks held now. */
+  /** Input chunks held now, for tests ({@link #chunkBytes()} is what the front counts). */
   int chunks() {
     return input.chunks();
   }

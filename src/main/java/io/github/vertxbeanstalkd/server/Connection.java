@@ -338,7 +338,7 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
    * sent meanwhile (its input chunks, and the commands read, as objects here and in the engine).
    */
   private long heldNow() {
-    return unwrittenBytesHint + io.pendingWriteBytes() + (long) reader.chunks() * ChunkPool.CHUNK_BYTES
+    return unwrittenBytesHint + io.pendingWriteBytes() + reader.chunkBytes()
         + BatchLimits.COMMAND_HEAP_BYTES * (inFlight.size() - answered + batch.size());
   }
 

@@ -155,8 +155,4 @@ final class ReadAhead {
   long closedConnections() {
     return closedConnections;
   }
-
-  long totalBytes() {
-    return totalBytes;
-  }
 }
