@@ -1,7 +1,8 @@
 package io.github.vertxbeanstalkd.engine;
 
 import io.github.vertxbeanstalkd.protocol.Reply;
-import java.util.ArrayList;
+import java.util.ArrayDeque;
+import java.util.function.Consumer;
 
 /**
  * The job bodies this engine has copied into one front's replies, and the documents it made for
@@ -19,12 +20,26 @@ import java.util.ArrayList;
  * <p>Documents count too: 2,200 clients pipelining {@code list-tubes} (1,000 tubes) without
  * reading had about 70,000 lists made in one turn, and a server with conf/jvm.options ended with
  * OutOfMemoryError.
+ *
+ * <p>The sessions that wait take turns, and are woken one at a time while there is room. One that
+ * was sent a copy in its turn goes behind those that were not, and one sent {@link #QUANTUM_BYTES}
+ * while others wait stops for them. Before, every waiting session was woken at each receipt and
+ * ran in the order they first stopped: a {@code stats} from a well-behaved client waited up to 11 s
+ * behind 2,200 clients pipelining {@code peek} of a 64 KiB job without reading, each receipt
+ * costing a pass over all of them for one body sent.
  */
 final class FrontFlow {
+  /** What a session is sent in one turn before it lets the sessions waiting go first. */
+  static final long QUANTUM_BYTES = 64 * 1024;
+
   private long budgetBytes;
   private long inTransitBytes;
-  /** Sessions that stopped before a body command because the budget was spent, in that order. */
-  private final ArrayList<Session> throttled = new ArrayList<>();
+  /** Sessions that stopped before a copy and were not sent one in their last turn, in that order. */
+  private final ArrayDeque<Session> waiting = new ArrayDeque<>();
+  /** Sessions that stopped after they were sent a copy, in that order: they go after {@link #waiting}. */
+  private final ArrayDeque<Session> served = new ArrayDeque<>();
+  /** The session woken last, until it has run: the next is woken only then, if there is room. */
+  private Session woken;
 
   FrontFlow(long budgetBytes) {
     this.budgetBytes = budgetBytes;
@@ -49,25 +64,53 @@ final class FrontFlow {
     return inTransitBytes >= budgetBytes;
   }
 
-  void throttle(Session s) {
-    s.setThrottled(true);
-    throttled.add(s);
+  /** Whether sessions wait for room: one that has had its quantum then lets them go first. */
+  boolean hasWaiting() {
+    return !waiting.isEmpty() || !served.isEmpty();
   }
 
   /**
-   * The front received {@code bytes} of bodies. Once the budget has room again, the throttled
-   * sessions are handed to {@code wake}, in the order they stopped.
+   * {@code s} waits for room before its next copy; {@code sentBytes} is what it was sent in this
+   * turn. If anything, it goes behind the sessions that were sent nothing; if nothing, it keeps
+   * its place among them (woken and beaten to the room, it is first again).
    */
-  void received(long bytes, java.util.function.Consumer<Session> wake) {
+  void throttle(Session s, long sentBytes) {
+    s.setThrottled(true);
+    if (sentBytes > 0) {
+      served.add(s);
+    } else if (s == woken) {
+      waiting.addFirst(s);
+    } else {
+      waiting.add(s);
+    }
+    if (s == woken) {
+      woken = null;
+    }
+  }
+
+  /** The front received {@code bytes} of bodies and documents: if there is room, the next waiting session is woken. */
+  void received(long bytes, Consumer<Session> wake) {
     inTransitBytes -= bytes;
-    if (isSpent() || throttled.isEmpty()) {
+    wakeNextIfRoom(wake);
+  }
+
+  /** {@code s} ran its turn: if it was the one woken and there is room left, the next is woken. */
+  void ran(Session s, Consumer<Session> wake) {
+    if (s == woken) {
+      woken = null;
+    }
+    wakeNextIfRoom(wake);
+  }
+
+  private void wakeNextIfRoom(Consumer<Session> wake) {
+    if (woken != null || isSpent()) {
       return;
     }
-    for (int i = 0; i < throttled.size(); i++) {
-      Session s = throttled.get(i);
-      s.setThrottled(false);
-      wake.accept(s);
+    Session next = waiting.isEmpty() ? served.poll() : waiting.poll();
+    if (next != null) {
+      next.setThrottled(false);
+      woken = next;
+      wake.accept(next);
     }
-    throttled.clear();
   }
 }

@@ -22,6 +22,8 @@ final class Turns {
   private final MemoryCap memory;
   private final BiConsumer<Session, Reply> replies;
   private boolean isYieldRequested;
+  /** {@link #wake}, made once: the front's flow wakes its next session after each run. */
+  private final java.util.function.Consumer<Session> wakeOne = this::wake;
 
   Turns(CommandHandlers handlers, Tubes tubes, MemoryCap memory, BiConsumer<Session, Reply> replies) {
     this.handlers = handlers;
@@ -60,18 +62,22 @@ final class Turns {
   void runAll() {
     for (Session s = runnable.poll(); s != null; s = runnable.poll()) {
       run(s);
+      s.flow.ran(s, wakeOne);
     }
   }
 
   private void run(Session s) {
+    long sent = 0;
     while (!s.isWaiting() && !s.isClosed()) {
       if (s.isInScope() && !s.hasPendingKick()) {
         // The scoped command before is done, a reserve it waited in included.
         tubes.leaveScope(s);
       }
-      if (s.flow.isSpent() && !s.hasPendingKick() && Command.isAnsweredWithCopy(s.peekCommand())) {
-        // Its front has not yet received enough of the bodies and documents sent to it: this one waits.
-        s.flow.throttle(s);
+      if ((s.flow.isSpent() || sent >= FrontFlow.QUANTUM_BYTES && s.flow.hasWaiting())
+          && !s.hasPendingKick() && Command.isAnsweredWithCopy(s.peekCommand())) {
+        // Its front has not yet received enough of the bodies and documents sent to it, or others
+        // wait for room and this one had its share: this one waits.
+        s.flow.throttle(s, sent);
         return;
       }
       KickProgress kick = s.takePendingKick();
@@ -102,6 +108,7 @@ final class Turns {
         r = Reply.Word.INTERNAL_ERROR;
       }
       if (r != null) {
+        sent += r.transitBytes();
         replies.accept(s, r);
       }
       if (isYieldRequested) {
