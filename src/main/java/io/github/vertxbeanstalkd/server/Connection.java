@@ -199,7 +199,7 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
   @Override
   public void closeForHoldingInput() {
     closed();
-    socket.close();
+    io.reset();
   }
 
   private void reportReadAhead(long bytes) {
@@ -369,7 +369,7 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
   public void closeForHoldingReplies() {
     heldBytes = 0;
     closed();
-    socket.close();
+    io.reset();
   }
 
   private void closed() {

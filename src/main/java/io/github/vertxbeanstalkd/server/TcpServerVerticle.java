@@ -32,7 +32,7 @@ public final class TcpServerVerticle extends VerticleBase {
   private final HandshakeFailures handshakeFailures = new HandshakeFailures();
   /** Input chunks for every connection of this front, on its thread. */
   private final ChunkPool chunks = new ChunkPool();
-  private final HeldReplies heldReplies = new HeldReplies();
+  private HeldReplies heldReplies = new HeldReplies();
   private final ReadAhead readAhead = new ReadAhead();
   private final PressedReads reads = new PressedReads(readAhead);
   private final TlsCredentials tls;
@@ -135,6 +135,19 @@ public final class TcpServerVerticle extends VerticleBase {
   }
 
   /** The bound port, useful when the configured port was 0; -1 without the plain listener. */
+  /** Replaces the limit on replies held for clients that do not read (a quarter of the heap); before it is deployed. */
+  TcpServerVerticle limitHeldReplies(long bytes) {
+    heldReplies = new HeldReplies(bytes);
+    return this;
+  }
+
+  /** Connections closed so far for the replies they held (read on its context). */
+  io.vertx.core.Future<Long> closedForHolding() {
+    io.vertx.core.Promise<Long> p = io.vertx.core.Promise.promise();
+    context.runOnContext(v -> p.complete(heldReplies.closedConnections()));
+    return p.future();
+  }
+
   public int actualPort() {
     return server == null ? -1 : server.actualPort();
   }
