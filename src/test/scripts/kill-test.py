@@ -120,6 +120,7 @@ import collections
 import concurrent.futures
 import json
 import os
+import random
 import re
 import shutil
 import signal
@@ -179,7 +180,32 @@ def wait_for(what, seconds, condition):
         time.sleep(POLL_SECONDS)
 
 
+_PICKED_PORTS = set()
+
+
 def free_port():
+    """A free port below the kernel's ephemeral range, not picked before. A node killed with -9
+    binds the same ports when it comes back, and a port from the ephemeral range can meanwhile be
+    the source port of some outgoing connection: once, Hazelcast's port was taken so and the node
+    was not back within 120 s ("Port [50413] is already in use")."""
+    low = 32768
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
+            low = int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        pass
+    rng = random.Random()
+    for _ in range(500):
+        port = rng.randint(max(1024, low - 12000), low - 1)
+        if port in _PICKED_PORTS:
+            continue
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            try:
+                s.bind((HOST, port))
+            except OSError:
+                continue
+        _PICKED_PORTS.add(port)
+        return port
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind((HOST, 0))
         return s.getsockname()[1]
