@@ -156,7 +156,7 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
 
   private void afterInput() {
     dispatch();
-    reportReadAhead(inputNow());
+    reportReadAhead(reader.chunkBytes());
     if (!isSocketPaused && !isClosed && mustStopReading()) {
       isSocketPaused = true;
       io.stopReading();
@@ -200,11 +200,6 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
   public void closeForHoldingInput() {
     closed();
     io.reset();
-  }
-
-  /** Its input, as {@link #readAhead} counts it: the chunks, and the commands read and not yet answered (as objects). */
-  private long inputNow() {
-    return reader.chunkBytes() + BatchLimits.COMMAND_HEAP_BYTES * ((isInFlight ? inFlight.size() : 0) + batch.size());
   }
 
   private void reportReadAhead(long bytes) {
@@ -384,9 +379,10 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
     isClosed = true;
     unwritten.clear();
     unwrittenBytesHint = 0;
-    // A batch out holds its commands, and its bodies in the input's chunks, until the engine drops it: counted until
-    // the session's end (2,200 clients pipelining large puts, closed for what they held, had 100 MiB uncounted).
-    long lent = isInFlight ? inputNow() : 0;
+    // A batch out may hold bodies in the input's chunks until the engine has dropped it: they count
+    // until the session's end (2,200 clients pipelining large puts, closed for what they held, had
+    // 100 MiB of them uncounted in a -Xmx128m server).
+    long lent = isInFlight ? reader.chunkBytes() : 0;
     reader.close();
     batch = new ArrayList<>(0);
     inFlight = batch;

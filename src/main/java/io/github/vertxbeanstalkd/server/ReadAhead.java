@@ -8,9 +8,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The input a TCP front's connections hold, counted together: every chunk a connection's reader
  * holds, whether read ahead of the batch it waits on, lent to that batch (a put's body), or part
- * of a command still arriving, and the commands read and not yet answered, as objects
- * ({@link BatchLimits#COMMAND_HEAP_BYTES} each: 2,200 clients pipelining {@code peek} without
- * reading held 64 each, about 3 KiB a client, counted before only once its replies waited). Each may read ahead {@link Connection#INPUT_LIMIT_BYTES} while the
+ * of a command still arriving. Each may read ahead {@link Connection#INPUT_LIMIT_BYTES} while the
  * total is under the limit.
  *
  * <p>Past it, a connection with a batch out reads nothing more until that batch is answered, and
@@ -93,10 +91,6 @@ final class ReadAhead {
     for (int i = 0; i < woken.size(); i++) {
       woken.get(i).roomAgain();
     }
-  }
-
-  long totalBytes() {
-    return totalBytes;
   }
 
   boolean isPassed() {

@@ -148,13 +148,6 @@ public final class TcpServerVerticle extends VerticleBase {
     return p.future();
   }
 
-  /** The input its connections hold, as counted against the read-ahead limit (read on its context). */
-  io.vertx.core.Future<Long> inputHeldBytes() {
-    io.vertx.core.Promise<Long> p = io.vertx.core.Promise.promise();
-    context.runOnContext(v -> p.complete(readAhead.totalBytes()));
-    return p.future();
-  }
-
   public int actualPort() {
     return server == null ? -1 : server.actualPort();
   }
