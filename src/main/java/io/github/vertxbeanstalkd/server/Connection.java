@@ -97,7 +97,6 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
   }
 
   // ---------------------------------------------------------------- input
-
   /**
    * The server is stopping: nothing more is read, the batch with the engine is answered and written,
    * then the socket closes. A reserve that is waiting for a job is not waited for.
@@ -259,7 +258,6 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
   }
 
   // ---------------------------------------------------------------- output
-
   private void onReply(EngineReply reply) {
     int n = reply.replyCount();
     if (n == 0) {
@@ -363,6 +361,11 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
   @Override
   public long heldBytes() {
     return heldBytes;
+  }
+
+  @Override
+  public long repliesBytes() {
+    return unwrittenBytesHint + io.pendingWriteBytes();
   }
 
   @Override

@@ -7,7 +7,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The replies a TCP front holds for clients that do not read them, counted together against one
- * limit: past it, the connection holding the most is closed, so that clients that stop reading
+ * limit: past it, the connection holding the most replies is closed, so that clients that stop reading
  * cannot together fill the heap (each one alone is bounded by a batch). One per front verticle,
  * used on its thread only.
  */
@@ -16,6 +16,15 @@ final class HeldReplies {
   interface Holder {
     /** What it holds now: what it last told {@link #hold}. */
     long heldBytes();
+
+    /**
+     * Of it, the replies its client has not taken: who is closed first. Its input counts in
+     * {@link #heldBytes} but does not choose it: a client stopped in the middle of a put's body
+     * by the read-ahead limit cannot read its replies until its write is taken, and with its
+     * bodies it was the largest holder and was closed, not the clients that do not read (the 512
+     * MiB container's hostile run, its fill phase beside 1,000 clients pipelining peeks).
+     */
+    long repliesBytes();
 
     /** Closes it; it holds nothing afterwards, and need not tell {@link #hold} so. */
     void closeForHoldingReplies();
@@ -55,10 +64,13 @@ final class HeldReplies {
     heldBytes += after - before;
     while (heldBytes > limitBytes && !holders.isEmpty()) {
       Holder largest = null;
+      long mostReplies = -1;
       long most = -1;
       // A scan, but only past the limit, which well-behaved clients never reach.
       for (Holder h : holders) {
-        if (h.heldBytes() > most) {
+        long replies = h.repliesBytes();
+        if (replies > mostReplies || replies == mostReplies && h.heldBytes() > most) {
+          mostReplies = replies;
           most = h.heldBytes();
           largest = h;
         }

@@ -40,6 +40,9 @@ final class ReadAhead {
     /** Input it holds now, as counted here. */
     long inputBytes();
 
+    /** Replies its client has not taken. */
+    long repliesBytes();
+
     /** The total stayed past the limit: this one holds the most, and is closed. */
     void closeForHoldingInput();
   }
@@ -131,9 +134,13 @@ final class ReadAhead {
     if (!isPassed() || nowNanos - passedSinceNanos < STUCK_NANOS || waiting.isEmpty()) {
       return false;
     }
+    // A client that does not read its replies goes before one stopped in the middle of a body:
+    // that one cannot read its replies until its write is taken (the 512 MiB container's hostile
+    // run: a client filling the store was closed beside 1,000 clients pipelining peeks unread).
     Waiter most = null;
     for (Waiter w : waiting) {
-      if (most == null || w.inputBytes() > most.inputBytes()) {
+      if (most == null || w.repliesBytes() > most.repliesBytes()
+          || w.repliesBytes() == most.repliesBytes() && w.inputBytes() > most.inputBytes()) {
         most = w;
       }
     }

@@ -11,6 +11,8 @@ class HeldRepliesTest {
   final class Client implements HeldReplies.Holder {
     final String name;
     long bytes;
+    /** Of {@link #bytes}, input rather than replies (a client stopped in the middle of a body). */
+    long inputBytes;
     boolean isClosed;
 
     Client(String name) {
@@ -26,6 +28,11 @@ class HeldRepliesTest {
     @Override
     public long heldBytes() {
       return bytes;
+    }
+
+    @Override
+    public long repliesBytes() {
+      return bytes - inputBytes;
     }
 
     @Override
@@ -69,6 +76,24 @@ class HeldRepliesTest {
     assertEquals(List.of("big", "newcomer"), closedInOrder, "the one that grew past everyone goes itself");
     assertEquals(450, held.heldBytes());
     assertEquals(2, held.closedConnections());
+  }
+
+  /**
+   * A client stopped in the middle of a put's body holds its input, not replies it does not read:
+   * the clients that do not read go first, though each holds less.
+   */
+  @Test
+  void theOneHoldingTheMostRepliesGoesNotTheOneHoldingTheMostInput() {
+    Client filling = new Client("filling");
+    filling.inputBytes = 600;
+    filling.hold(620);
+    Client notReading = new Client("not reading");
+    notReading.hold(300);
+    Client alsoNotReading = new Client("also not reading");
+    alsoNotReading.hold(250);
+    assertEquals(List.of("not reading"), closedInOrder, "1170 > 1000: the one holding the most replies goes");
+    assertEquals(870, held.heldBytes());
+    assertEquals(false, filling.isClosed);
   }
 
   @Test

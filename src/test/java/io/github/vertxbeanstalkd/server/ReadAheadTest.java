@@ -20,6 +20,7 @@ class ReadAheadTest {
   private final class Client implements ReadAhead.Waiter {
     final String name;
     long bytes;
+    long replies;
 
     Client(String name, long bytes) {
       this.name = name;
@@ -35,6 +36,11 @@ class ReadAheadTest {
     @Override
     public long inputBytes() {
       return bytes;
+    }
+
+    @Override
+    public long repliesBytes() {
+      return replies;
     }
 
     @Override
@@ -65,6 +71,17 @@ class ReadAheadTest {
     readAhead.changed(0, CHUNK);
     readAhead.changed(9 * CHUNK, 0);
     assertEquals(List.of("read c"), events, "room for many: everyone left reads again");
+  }
+
+  @Test
+  void aClientThatDoesNotReadGoesBeforeOneStoppedInTheMiddleOfABody() {
+    Client filling = new Client("filling", 8 * CHUNK);
+    Client notReading = new Client("not reading", 3 * CHUNK);
+    notReading.replies = 64 * 1024;
+    readAhead.waitForRoom(filling);
+    readAhead.waitForRoom(notReading);
+    assertTrue(readAhead.check(System.nanoTime() + ReadAhead.STUCK_NANOS + 1));
+    assertEquals(List.of("close not reading", "read filling"), events, "below the limit again, the filling one reads on");
   }
 
   @Test
