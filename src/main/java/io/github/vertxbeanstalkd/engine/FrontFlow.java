@@ -76,15 +76,16 @@ final class FrontFlow {
    */
   void throttle(Session s, long sentBytes) {
     s.setThrottled(true);
+    boolean wasWoken = s == woken;
+    if (wasWoken) {
+      woken = null;
+    }
     if (sentBytes > 0) {
       served.add(s);
-    } else if (s == woken) {
+    } else if (wasWoken) {
       waiting.addFirst(s);
     } else {
       waiting.add(s);
-    }
-    if (s == woken) {
-      woken = null;
     }
   }
 

@@ -5,6 +5,7 @@ import io.github.vertxbeanstalkd.protocol.Command;
 import io.github.vertxbeanstalkd.protocol.Reply;
 import java.util.ArrayDeque;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,7 +24,7 @@ final class Turns {
   private final BiConsumer<Session, Reply> replies;
   private boolean isYieldRequested;
   /** {@link #wake}, made once: the front's flow wakes its next session after each run. */
-  private final java.util.function.Consumer<Session> wakeOne = this::wake;
+  private final Consumer<Session> wakeOne = this::wake;
 
   Turns(CommandHandlers handlers, Tubes tubes, MemoryCap memory, BiConsumer<Session, Reply> replies) {
     this.handlers = handlers;

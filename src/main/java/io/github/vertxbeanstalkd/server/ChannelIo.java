@@ -2,6 +2,7 @@ package io.github.vertxbeanstalkd.server;
 
 import io.github.vertxbeanstalkd.protocol.ReplyEncoder;
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -98,7 +99,7 @@ final class ChannelIo implements ReplyEncoder.Out {
    * hears of it as of any close.
    */
   void reset() {
-    io.netty.channel.Channel channel = context.channel();
+    Channel channel = context.channel();
     channel.config().setOption(ChannelOption.SO_LINGER, 0);
     channel.unsafe().close(channel.voidPromise());
   }

@@ -134,7 +134,6 @@ public final class TcpServerVerticle extends VerticleBase {
     return listener == null ? Future.succeededFuture() : listener.shutdown(graceMillis, TimeUnit.MILLISECONDS);
   }
 
-  /** The bound port, useful when the configured port was 0; -1 without the plain listener. */
   /** Replaces the limit on replies held for clients that do not read (a quarter of the heap); before it is deployed. */
   TcpServerVerticle limitHeldReplies(long bytes) {
     heldReplies = new HeldReplies(bytes);
@@ -148,6 +147,7 @@ public final class TcpServerVerticle extends VerticleBase {
     return p.future();
   }
 
+  /** The bound port, useful when the configured port was 0; -1 without the plain listener. */
   public int actualPort() {
     return server == null ? -1 : server.actualPort();
   }

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A connection closed for the replies it held is reset, not closed after its queued writes: a
- * client that does not read never takes them, and Vert.x's close waited for them (1,571 such
+ * client that does not read never takes them, and Vert.x's close waited for them (1,581 such
  * connections held 100 MiB of direct memory after they were "closed", and the server ran out).
  */
 @ExtendWith(VertxExtension.class)
