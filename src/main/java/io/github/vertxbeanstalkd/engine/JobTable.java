@@ -3,13 +3,13 @@ package io.github.vertxbeanstalkd.engine;
 import io.github.vertxbeanstalkd.protocol.JobState;
 import io.github.vertxbeanstalkd.store.BodyStore;
 import io.github.vertxbeanstalkd.store.DirectMemory;
+import io.github.vertxbeanstalkd.store.IdIndex;
 import io.github.vertxbeanstalkd.store.ItemPool;
-import io.github.vertxbeanstalkd.store.SlotIndex;
 import java.nio.ByteBuffer;
 
 /**
  * Every live job, off the GC heap: a fixed-size record per job in {@link ItemPool} pages, named by
- * its int slot, the body in the {@link BodyStore}, and the id-to-slot {@link SlotIndex}. A million
+ * its int slot, the body in the {@link BodyStore}, and the id-to-slot {@link IdIndex}. A million
  * queued jobs are a few hundred pages, not a million objects. Tubes and sessions are named by their
  * index. Engine thread only.
  */
@@ -58,13 +58,13 @@ final class JobTable {
   private final DirectMemory memory;
   private final ItemPool records;
   private final BodyStore bodies;
-  private final SlotIndex index;
+  private final IdIndex index;
 
   JobTable(DirectMemory memory) {
     this.memory = memory;
     this.records = new ItemPool(memory, RECORD_BYTES, RECORDS_PER_PAGE_LOG2);
     this.bodies = new BodyStore(memory);
-    this.index = new SlotIndex(memory, this::id);
+    this.index = new IdIndex(memory, this::id);
   }
 
   int size() {

@@ -61,12 +61,13 @@ final class RehearsalLoad {
 
   /**
    * The second and third rounds drain a backlog deep enough to take the job store's growth paths: a
-   * ready heap past its first block of {@code SlotHeap.BLOCK_SLOTS} slots, an id index that doubles
-   * and moves its entries while deletes look them up, several pages of records and of bodies, and
+   * ready heap past its first block of {@code SlotHeap.BLOCK_SLOTS} slots, an id index that makes
+   * pages and thins them out as the drain passes (their last ids moved to its table), several pages
+   * of records and of bodies, and
    * all of it given back. Small rounds never get there, so the optimising compiler left those
    * branches out as never taken, and a fresh server's first real backlog made it throw that code
    * away and compile again on the clients' time (measured, first drain of 200,000 jobs c=4 on a
-   * fresh server: 40 uncommon traps in {@code SlotIndex}, {@code ItemPool} and {@code SlotHeap},
+   * fresh server: 40 uncommon traps in the id index, {@code ItemPool} and {@code SlotHeap},
    * 1.5 s of the compiler's CPU, p99.9 22-26x beanstalkd's; one deep round of 80,000 jobs left
    * 0.2 s of compiling and the same p99.9; two of 100,000 left 0.1 s and 1.05-3.5x). A branch taken
    * once stays in the profile the compiler reads, so later rounds stay small.
