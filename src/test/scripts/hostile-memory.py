@@ -464,15 +464,11 @@ def phase_fill(port, seed, bound_s):
         sizes = [rng.randrange(1, MAX_JOB_BYTES + 1) for _ in range(64)]
         try:
             sock.sendall(b"".join(b"put 0 0 60 %d\r\n%s\r\n" % (n, b"f" * n) for n in sizes))
+            lines = [f.readline() for _ in sizes]
         except OSError as e:
             raise soak.CheckFailed("the fill's connection failed after %d puts (%.1f MiB): %r"
                                    % (inserted, stored_bytes / 1048576, e))
-        for n in sizes:
-            try:
-                line = f.readline()
-            except OSError as e:
-                raise soak.CheckFailed("the fill's connection failed after %d puts (%.1f MiB): %r"
-                                       % (inserted, stored_bytes / 1048576, e))
+        for n, line in zip(sizes, lines):
             if line.startswith(b"INSERTED"):
                 inserted += 1
                 stored_bytes += n

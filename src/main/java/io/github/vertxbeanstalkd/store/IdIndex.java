@@ -102,10 +102,7 @@ public final class IdIndex {
    */
   public void trim() {
     if (top >= base && pages[(int) top & mask] != null && live[(int) top & mask] == 0) {
-      moveToTable(top);
-      while (base <= top && pages[(int) base & mask] == null) {
-        base++;
-      }
+      thin(top);
     }
     sparse.trim();
   }
@@ -182,9 +179,7 @@ public final class IdIndex {
     live[(int) p & mask] = 0;
     pagesHeld++;
     top = p;
-    while (pages[(int) base & mask] == null) {
-      base++;
-    }
+    skipGivenBack();
   }
 
   /** Room for {@code span} pages from {@code base}, each kept at its page number modulo the new length. */
@@ -204,10 +199,15 @@ public final class IdIndex {
     mask = length - 1;
   }
 
-  /** Page {@code p} thinned out: its ids go to the table and it is given back; the window's base moves past empty pages. */
+  /** Page {@code p} thinned out: its ids go to the table and it is given back. */
   private void thin(long p) {
     moveToTable(p);
-    while (base < top && pages[(int) base & mask] == null) {
+    skipGivenBack();
+  }
+
+  /** Moves the window's base past pages given back (past the top too, when none is left). */
+  private void skipGivenBack() {
+    while (base <= top && pages[(int) base & mask] == null) {
       base++;
     }
   }
