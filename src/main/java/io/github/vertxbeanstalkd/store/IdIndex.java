@@ -9,8 +9,9 @@ import java.nio.ByteBuffer;
  * one (one cache line per 16 puts) instead of a random bucket of a hash table of millions, and
  * nothing is ever rehashed or moved as the queue deepens. Ids outside the window, and ids of pages
  * that thinned out, are in a hash table ({@link SlotIndex}): a page that falls below
- * {@link #SPARSE_IDS} live ids (the newest page excepted) moves them there and is given back, so a
- * page costs at most {@code PAGE_IDS * 4 / SPARSE_IDS} bytes per live id. One thread only.
+ * {@link #SPARSE_IDS} live ids (the newest page excepted, which is always there) moves them there
+ * and is given back, so a page costs at most {@code PAGE_IDS * 4 / SPARSE_IDS} bytes per live id.
+ * One thread only.
  */
 public final class IdIndex {
   public static final int NONE = SlotIndex.NONE;
@@ -39,6 +40,9 @@ public final class IdIndex {
   public IdIndex(DirectMemory memory, SlotIndex.Ids ids) {
     this.memory = memory;
     this.sparse = new SlotIndex(memory, ids);
+    // The first ids' page from the start, as the table has its smallest size: there is always a
+    // newest page, so a drained store holds what a new one does, not a page more until a trim.
+    extendTo(0);
   }
 
   public int size() {
@@ -95,15 +99,8 @@ public final class IdIndex {
     return true;
   }
 
-  /**
-   * Moves on with shrinking the table (see {@link SlotIndex#trim}), and gives back the newest page
-   * when it holds no id (an idle queue keeps nothing); about once a second. The rest of that page's
-   * ids then go to the table, until the next page is made.
-   */
+  /** Moves on with shrinking the table (see {@link SlotIndex#trim}); about once a second. */
   public void trim() {
-    if (top >= base && pages[(int) top & mask] != null && live[(int) top & mask] == 0) {
-      thin(top);
-    }
     sparse.trim();
   }
 

@@ -147,7 +147,7 @@ class IdIndexTest {
   }
 
   @Test
-  void anEmptyIndexGivesItsLastPageBackOnATrimAndWorksOn() {
+  void aDrainedIndexHoldsWhatANewOneDoes() {
     long empty = index.reservedBytes();
     for (long id = 1; id <= 10_000; id++) {
       put(id);
@@ -155,9 +155,9 @@ class IdIndexTest {
     for (long id = 1; id <= 10_000; id++) {
       remove(id);
     }
+    assertEquals(empty, index.reservedBytes());
     index.trim();
     assertEquals(empty, index.reservedBytes());
-    // The rest of that page's ids go to the table, the next page is made again.
     for (long id = 10_001; id <= 20_000; id++) {
       put(id);
     }
