@@ -51,6 +51,8 @@ public final class QueueEngineVerticle extends VerticleBase {
   private long copiesInTransitBytes = Long.MAX_VALUE;
   /** Set for the warm-up's throwaway servers only: see {@link #writingLogNowhere()}. */
   private boolean isLogWrittenNowhere;
+  /** Also for the warm-up's servers only: see {@link #withRehearsalPages()}. */
+  private int storePageShrinkLog2;
   private Binlog binlog;
   private QueueEngine engine;
   private EventBus bus;
@@ -93,6 +95,17 @@ public final class QueueEngineVerticle extends VerticleBase {
    */
   public QueueEngineVerticle writingLogNowhere() {
     this.isLogWrittenNowhere = true;
+    return this;
+  }
+
+  /**
+   * For the warm-up's throwaway servers: the job store's pages hold 64 times fewer jobs (256
+   * records, 26 KiB of 100-byte bodies), so that the rehearsal's 100,000 jobs reach the page counts
+   * of a backlog of millions (see {@link JobTable#JobTable(DirectMemory, int)}), while a page still
+   * grows in blocks from its first 16 KiB, as a real one does.
+   */
+  public QueueEngineVerticle withRehearsalPages() {
+    this.storePageShrinkLog2 = 6;
     return this;
   }
 
@@ -140,7 +153,8 @@ public final class QueueEngineVerticle extends VerticleBase {
         })
         .compose(opened -> {
           binlog = opened;
-          engine = new QueueEngine(clock, this::collect, info, maxJobSizeBytes, binlog);
+          engine = new QueueEngine(clock, this::collect, info, maxJobSizeBytes, binlog, new DirectMemory(),
+              storePageShrinkLog2);
           engine.limitMemory(maxMemoryBytes);
           engine.limitHeldState(maxHeldStateBytes);
           engine.limitCopiesInTransit(copiesInTransitBytes);

@@ -19,6 +19,8 @@ public final class BodyStore {
   private static final int LARGE = 0xFFFF;
 
   private final DirectMemory memory;
+  /** log2 of a page's bytes: {@link #PAGE_BYTES_LOG2} less the shrink asked for. */
+  private final int pageBytesLog2;
   private final int[] classBytes;
   /** For a length rounded up to 8 bytes, {@code classOfEighths[(length + 7) >>> 3]} is its class. */
   private final byte[] classOfEighths = new byte[(LARGEST_CLASS_BYTES >>> 3) + 1];
@@ -30,7 +32,17 @@ public final class BodyStore {
   private long largeBytes;
 
   public BodyStore(DirectMemory memory) {
+    this(memory, 0);
+  }
+
+  /**
+   * A store whose pages hold 2^{@code pageShrinkLog2} times fewer bodies: the warm-up's throwaway
+   * engines use it to reach, with a few thousand jobs, the page counts a real backlog reaches with
+   * millions (see engine.JobTable).
+   */
+  public BodyStore(DirectMemory memory, int pageShrinkLog2) {
     this.memory = memory;
+    this.pageBytesLog2 = PAGE_BYTES_LOG2 - pageShrinkLog2;
     this.classBytes = sizeClasses();
     this.pools = new ItemPool[classBytes.length];
     int c = 0;
@@ -121,7 +133,7 @@ public final class BodyStore {
     int c = classOfEighths[(length + 7) >>> 3];
     ItemPool pool = pools[c];
     if (pool == null) {
-      pool = pools[c] = new ItemPool(memory, classBytes[c], PAGE_BYTES_LOG2 - log2Floor(classBytes[c]));
+      pool = pools[c] = new ItemPool(memory, classBytes[c], Math.max(0, pageBytesLog2 - log2Floor(classBytes[c])));
     }
     return ((long) c << 32) | pool.allocate();
   }

@@ -126,7 +126,7 @@ final class RehearsalStage {
         ? new BinlogConfig(NO_DIRECTORY, binlog.fsync(), Math.min(binlog.segmentSizeBytes(), SEGMENT_BYTES), false)
         : BinlogConfig.inMemory();
     QueueEngineVerticle engine =
-        new QueueEngineVerticle(address, info, stage.maxJobSizeBytes(), log).writingLogNowhere();
+        new QueueEngineVerticle(address, info, stage.maxJobSizeBytes(), log).writingLogNowhere().withRehearsalPages();
     try {
       open.ids.add(await(vertx.deployVerticle(engine)));
       open.ids.add(await(vertx.deployVerticle(open.tcp)));

@@ -31,6 +31,19 @@ class BodyStoreTest {
 
   @Test
   void randomBodiesComeBackByteForByte() {
+    randomBodiesComeBack(store);
+  }
+
+  /**
+   * The warm-up's stores (pages 64 times smaller, so that a few thousand jobs fill hundreds of
+   * pages): the largest classes' pages would hold a quarter of a body, and hold one instead.
+   */
+  @Test
+  void randomBodiesComeBackFromSmallPages() {
+    randomBodiesComeBack(new BodyStore(memory, 6));
+  }
+
+  private void randomBodiesComeBack(BodyStore store) {
     Random random = new Random(7);
     ArrayList<byte[]> bodies = new ArrayList<>();
     ArrayList<Long> refs = new ArrayList<>();
