@@ -43,6 +43,8 @@ public final class EngineClient {
   /** What {@code context.runOnContext(flushTask)} does, without a new task object per turn. */
   private final Runnable flushOnContext;
   private MessageConsumer<EngineReplies> replies;
+  /** Bodies and documents received and not yet reported to the engine: see {@link EngineReplies#isReceiptWanted}. */
+  private long unreportedBytes;
   /** Once stopping, the engine may be gone: what arrives is not acknowledged. */
   private boolean isStopping;
 
@@ -59,15 +61,15 @@ public final class EngineClient {
     EngineClient client = new EngineClient(vertx, address);
     client.replies = vertx.eventBus().localConsumer(client.front, msg -> {
       List<EngineReply> replies = msg.body().replies();
-      long copiedBytes = 0;
       for (int i = 0; i < replies.size(); i++) {
         EngineReply reply = replies.get(i);
-        copiedBytes += copiedBytes(reply);
+        client.unreportedBytes += copiedBytes(reply);
         client.route(reply);
       }
-      if (copiedBytes > 0 && !client.isStopping) {
+      if (msg.body().isReceiptWanted() && client.unreportedBytes > 0 && !client.isStopping) {
         // The engine copies no more bodies or documents for this front's sessions while too many are on their way.
-        client.send(new EngineRequest.Received(client.front, copiedBytes));
+        client.send(new EngineRequest.Received(client.front, client.unreportedBytes));
+        client.unreportedBytes = 0;
       }
     });
     return client.replies.completion().map(client);

@@ -64,6 +64,15 @@ final class FrontFlow {
     return inTransitBytes >= budgetBytes;
   }
 
+  /**
+   * Whether the front should report what it received: once half the budget is on its way, so the
+   * front reports about once per half budget, not after every message, and a spent flow always
+   * hears back (the message that spent it asked).
+   */
+  boolean isReceiptWanted() {
+    return inTransitBytes >= budgetBytes / 2;
+  }
+
   /** Whether sessions wait for room: one that has had its quantum then lets them go first. */
   boolean hasWaiting() {
     return !waiting.isEmpty() || !served.isEmpty();

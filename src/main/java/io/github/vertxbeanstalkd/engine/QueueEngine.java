@@ -273,6 +273,11 @@ public final class QueueEngine {
     sessions.limitFlows(bytes);
   }
 
+  /** Whether the front at {@code address} should say now what it received; see {@link FrontFlow#isReceiptWanted}. */
+  public boolean isReceiptWanted(String address) {
+    return sessions.flow(address).isReceiptWanted();
+  }
+
   /** The front at {@code front} received {@code copiedBytes} of the bodies and documents sent to it. */
   public void received(String front, long copiedBytes) {
     sessions.flow(front).received(copiedBytes, wakeTurn);

@@ -345,7 +345,7 @@ public final class QueueEngineVerticle extends VerticleBase {
     for (int i = 0; i < outgoing.size(); i++) {
       FrontReplies front = outgoing.get(i);
       // What goes is an immutable copy of the exact size, read later on the front's thread.
-      bus.send(front.address, new EngineReplies(copyOf(front.replies)), SEND);
+      bus.send(front.address, new EngineReplies(copyOf(front.replies), engine.isReceiptWanted(front.address)), SEND);
       front.replies.clear();
     }
     outgoing.clear();

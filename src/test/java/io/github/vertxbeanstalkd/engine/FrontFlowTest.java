@@ -45,6 +45,25 @@ class FrontFlowTest {
   }
 
   /**
+   * The front says what it received only when asked: from half the budget on its way, so that a
+   * turn's replies cost no message back; a spent flow has always asked.
+   */
+  @Test
+  void theFrontIsAskedForAReceiptFromHalfTheBudget() {
+    f.engine.limitCopiesInTransit(4_000);
+    assertEquals("INSERTED 1", f.one(a, put(BODY)));
+    assertEquals(List.of(FOUND), f.send(a, peek(1)));
+    assertEquals(false, f.engine.isReceiptWanted("test"), "1,000 of 4,000 bytes on their way");
+    assertEquals(List.of(FOUND), f.send(a, peek(1)));
+    assertEquals(true, f.engine.isReceiptWanted("test"), "2,000 of 4,000");
+    assertEquals(List.of(FOUND, FOUND), f.send(a, peek(1), peek(1), peek(1)), "4,000: the fifth waits");
+    assertEquals(true, f.engine.isReceiptWanted("test"));
+    f.engine.received("test", 4_000);
+    assertEquals(false, f.engine.isReceiptWanted("test"), "the fifth peek ran: 1,000 on its way");
+    assertEquals(List.of(FOUND), f.take(a));
+  }
+
+  /**
    * A stats document is a few bytes in and kilobytes of objects out: 2,200 clients pipelining
    * list-tubes without reading had 70,000 lists made in one turn and ended the server.
    */
