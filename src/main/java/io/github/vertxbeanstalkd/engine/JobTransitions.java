@@ -4,7 +4,7 @@ import io.github.vertxbeanstalkd.persistence.Binlog;
 import io.github.vertxbeanstalkd.bus.ChangeStream;
 import io.github.vertxbeanstalkd.persistence.BinlogRecord;
 import io.github.vertxbeanstalkd.persistence.JobCounters;
-import io.github.vertxbeanstalkd.persistence.RecoveredLog;
+import io.github.vertxbeanstalkd.persistence.Replay;
 import io.github.vertxbeanstalkd.persistence.SnapshotBody;
 import io.github.vertxbeanstalkd.persistence.SnapshotState;
 import io.github.vertxbeanstalkd.protocol.JobBytes;
@@ -130,13 +130,72 @@ final class JobTransitions {
     log(snapshot(j, now, SnapshotBody.of(table.body(j))));
   }
 
-  /** Rebuilds every job the binlog replayed, without logging them again (BEHAVIOURS.md flags: -b). */
-  void restore(RecoveredLog recovered, long now) {
-    long wallNow = clock.epochMillis();
-    for (BinlogRecord.JobSnapshot snap : recovered.jobs()) {
-      place(snap, now, wallNow, true);
+  /**
+   * Replay, a job's snapshot: the job becomes what it says, new or replacing the one of that id (a
+   * compaction's migration), without logging it again (BEHAVIOURS.md flags: -b).
+   */
+  void restoreSnapshot(BinlogRecord.JobSnapshot snap) {
+    int j = table.find(snap.id());
+    if (j != JobTable.NONE) {
+      // Its tube keeps its place in list-tubes: the job comes back to it at once.
+      unplace(j);
+      table.remove(j);
     }
-    nextJobId = Math.max(nextJobId, recovered.nextJobId());
+    place(snap, clock.nanos(), clock.epochMillis(), j == JobTable.NONE);
+  }
+
+  /**
+   * Replay, a release, bury, kick or reserve of a job the log holds ({@link Replay#changed}), applied
+   * where the job is stored, without copying its body; ignored for a job not held (superseded).
+   */
+  void restoreChange(long id, BinlogRecord change) {
+    int j = table.find(id);
+    if (j == JobTable.NONE) {
+      return;
+    }
+    unplace(j);
+    long now = clock.nanos();
+    if (change instanceof BinlogRecord.Release rel) {
+      table.setPriority(j, rel.priority());
+      table.setDelaySeconds(j, rel.delaySeconds());
+      setCounters(j, rel.counters());
+      if (rel.delaySeconds() == 0) {
+        makeReady(j, now);
+      } else {
+        placeDelayed(j, now, rel.readyAtEpochMillis(), clock.epochMillis());
+      }
+    } else if (change instanceof BinlogRecord.Bury b) {
+      table.setPriority(j, b.priority());
+      setCounters(j, b.counters());
+      table.setState(j, JobState.BURIED);
+      tubeOf(j).addBuried(j);
+    } else if (change instanceof BinlogRecord.Kick k) {
+      setCounters(j, k.counters());
+      makeReady(j, now);
+    } else if (change instanceof BinlogRecord.Reserve res) {
+      setCounters(j, res.counters());
+      makeReady(j, now);
+    } else {
+      throw new IllegalArgumentException("not a change of a job: " + change);
+    }
+  }
+
+  /**
+   * Replay, a delete: the job goes, uncounted, so that after a restart total-jobs counts the jobs
+   * that came back, as when the log was read whole; ignored for a job not held.
+   */
+  void restoreDelete(long id) {
+    int j = table.find(id);
+    if (j != JobTable.NONE) {
+      tubeOf(j).uncountJob();
+      totalJobs--;
+      drop(j);
+    }
+  }
+
+  /** Replay is over: ids go on above every id the log ever held. */
+  void restored(long logNextJobId) {
+    nextJobId = Math.max(nextJobId, logNextJobId);
   }
 
   /**
@@ -189,27 +248,32 @@ final class JobTransitions {
             snap.ttrSeconds())
         : table.add(snap.id(), tube.index, body.length(), body::copyTo, createdNanos, snap.priority(),
             snap.delaySeconds(), snap.ttrSeconds());
-    JobCounters c = snap.counters();
-    table.setCounters(j, c.reserves(), c.timeouts(), c.releases(), c.buries(), c.kicks());
+    setCounters(j, snap.counters());
     if (isNew) {
       tube.countJob();
       totalJobs++;
     }
     nextJobId = Math.max(nextJobId, snap.id() + 1);
     switch (snap.state()) {
-      case DELAYED -> {
-        // A delayed job keeps its wall-clock deadline; one that passed while we were down is due now.
-        table.setState(j, JobState.DELAYED);
-        table.setDeadlineNanos(j, now + Math.max(0, snap.readyAtEpochMillis() - wallNow) * 1_000_000);
-        tube.addDelayed(j);
-        deadlines.add(j);
-      }
+      case DELAYED -> placeDelayed(j, now, snap.readyAtEpochMillis(), wallNow);
       case BURIED -> {
         table.setState(j, JobState.BURIED);
         tube.addBuried(j);
       }
       default -> makeReady(j, now);
     }
+  }
+
+  /** A delayed job keeps its wall-clock deadline; one that passed while we were down is due now. */
+  private void placeDelayed(int j, long now, long readyAtEpochMillis, long wallNow) {
+    table.setState(j, JobState.DELAYED);
+    table.setDeadlineNanos(j, now + Math.max(0, readyAtEpochMillis - wallNow) * 1_000_000);
+    tubeOf(j).addDelayed(j);
+    deadlines.add(j);
+  }
+
+  private void setCounters(int j, JobCounters c) {
+    table.setCounters(j, c.reserves(), c.timeouts(), c.releases(), c.buries(), c.kicks());
   }
 
   /** A delayed job's time has come, or a reserved job's TTR ran out. */
@@ -307,15 +371,20 @@ final class JobTransitions {
 
   /** The job goes from its state's structures and the table; its tube may go with it. */
   private void drop(int j) {
+    unplace(j);
+    Tube tube = tubeOf(j);
+    table.remove(j);
+    tubes.deleteIfUnused(tube);
+  }
+
+  /** The job leaves its state's structure (ready or delayed heap, buried list, its holder's list). */
+  private void unplace(int j) {
     switch (table.state(j)) {
       case READY -> unReady(j);
       case RESERVED -> unreserve(j);
       case DELAYED -> unDelay(j);
       case BURIED -> unBury(j);
     }
-    Tube tube = tubeOf(j);
-    table.remove(j);
-    tubes.deleteIfUnused(tube);
   }
 
   /**

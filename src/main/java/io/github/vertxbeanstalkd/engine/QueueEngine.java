@@ -6,6 +6,7 @@ import io.github.vertxbeanstalkd.bus.SessionKey;
 import io.github.vertxbeanstalkd.persistence.Binlog;
 import io.github.vertxbeanstalkd.persistence.BinlogConfig;
 import io.github.vertxbeanstalkd.persistence.RecoveredLog;
+import io.github.vertxbeanstalkd.persistence.ReplayTarget;
 import io.github.vertxbeanstalkd.protocol.Command;
 import io.github.vertxbeanstalkd.protocol.Reply;
 import io.github.vertxbeanstalkd.store.DirectMemory;
@@ -85,10 +86,22 @@ public final class QueueEngine {
     this.wakeTurn = turns::wake;
     this.compaction = new Compaction(binlog, jobs);
     this.shipping = new LogShipping(jobs, replies, table, clock, this::runAndFlush);
-    RecoveredLog recovered = binlog.takeRecovered();
-    jobs.restore(recovered, clock.nanos());
-    if (!recovered.jobs().isEmpty()) {
-      log.info("binlog: recovered {} jobs, next id {}", recovered.jobs().size(), jobs.nextJobId());
+  }
+
+  /**
+   * Where a replay of the binlog ({@link Binlog#replay}) puts the jobs it reads: straight into
+   * this engine's store. Before the engine serves, on the thread that then hands it over.
+   */
+  public ReplayTarget replayTarget() {
+    return new RestoredJobs(jobs);
+  }
+
+  /** The replay is over: ids go on above every id the log held. */
+  public void restored(RecoveredLog found) {
+    jobs.restored(found.nextJobId());
+    if (table.size() > 0 || found.recordsRead() > 0) {
+      log.info("binlog: recovered {} jobs from {} records, next id {}", table.size(), found.recordsRead(),
+          jobs.nextJobId());
     }
   }
 

@@ -142,19 +142,33 @@ public final class QueueEngineVerticle extends VerticleBase {
     bus = vertx.eventBus();
     Context context = vertx.getOrCreateContext();
     Executor onEngineThread = task -> context.runOnContext(v -> task.run());
-    // Opening replays the log and fsyncs: blocking work, so off the event loop.
+    // Replaying the log reads the disk: blocking work, so off the event loop. The engine is built
+    // there too and the jobs go straight into its off-heap store; it is handed to this context
+    // once the replay is over, before any request reaches it.
     return vertx.executeBlocking(() -> {
+          Binlog opened;
           if (!binlogConfig.isEnabled()) {
-            return Binlog.inMemory(binlogConfig);
+            opened = Binlog.inMemory(binlogConfig);
+          } else if (isLogWrittenNowhere) {
+            opened = Binlog.openWritingNowhere(binlogConfig, onEngineThread, new Listener());
+          } else {
+            opened = Binlog.lock(binlogConfig, onEngineThread, new Listener());
           }
-          return isLogWrittenNowhere
-              ? Binlog.openWritingNowhere(binlogConfig, onEngineThread, new Listener())
-              : Binlog.open(binlogConfig, onEngineThread, new Listener());
-        })
-        .compose(opened -> {
+          QueueEngine built = new QueueEngine(clock, this::collect, info, maxJobSizeBytes, opened,
+              new DirectMemory(), storePageShrinkLog2);
+          if (binlogConfig.isEnabled() && !isLogWrittenNowhere) {
+            try {
+              built.restored(opened.replay(built.replayTarget()));
+            } catch (Exception | Error e) {
+              built.close();
+              throw e;
+            }
+          }
           binlog = opened;
-          engine = new QueueEngine(clock, this::collect, info, maxJobSizeBytes, binlog, new DirectMemory(),
-              storePageShrinkLog2);
+          return built;
+        })
+        .compose(built -> {
+          engine = built;
           engine.limitMemory(maxMemoryBytes);
           engine.limitHeldState(maxHeldStateBytes);
           engine.limitCopiesInTransit(copiesInTransitBytes);

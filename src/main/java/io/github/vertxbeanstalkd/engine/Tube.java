@@ -65,6 +65,11 @@ final class Tube {
     totalJobs++;
   }
 
+  /** Replay: a job counted when its snapshot was read is deleted further on in the log. */
+  void uncountJob() {
+    totalJobs--;
+  }
+
   /** {@code j} became ready at {@code nowNanos}, the time its deadline field keeps while ready. */
   void addReady(int j, long nowNanos) {
     table.setDeadlineNanos(j, nowNanos);

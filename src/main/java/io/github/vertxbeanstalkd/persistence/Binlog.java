@@ -5,6 +5,7 @@ import io.github.vertxbeanstalkd.persistence.BinlogRecord.HighWater;
 import io.github.vertxbeanstalkd.persistence.BinlogRecord.JobSnapshot;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,6 +46,8 @@ public final class Binlog {
   private final Thread writerThread;
   private final DirectoryLock lock;
   private final long reserveBytes;
+  private final Path dir;
+  private final boolean isRecoverRequested;
   private final SegmentLedger ledger = new SegmentLedger();
   private RecoveredLog recovered;
   private Health health = Health.WRITING;
@@ -63,6 +66,9 @@ public final class Binlog {
     this.listener = listener;
     this.lock = lock;
     this.reserveBytes = reserveBytes;
+    this.dir = config.dir();
+    this.isRecoverRequested = config.isRecoverRequested();
+    this.recovered = RecoveredLog.empty();
     if (files == null) {
       writer = null;
       writerThread = null;
@@ -82,8 +88,9 @@ public final class Binlog {
   }
 
   /**
-   * Locks the directory, replays it (see {@link #takeRecovered()}) and starts the writer. Blocks
-   * while it reads the log: call it off the event loop.
+   * Locks the directory, replays it into a collection of every job (see {@link #takeRecovered()})
+   * and starts the writer: for tests and tools, since the jobs are held on the heap. A server
+   * replays straight into its job store: {@link #lock}, then {@link #replay}.
    *
    * @param engineThread runs a task on the engine thread, for example
    *     {@code t -> context.runOnContext(v -> t.run())}
@@ -97,6 +104,22 @@ public final class Binlog {
     }
     long reserve = Math.min(MAX_RESERVE_BYTES, config.segmentSizeBytes());
     return open(config, engineThread, listener, DiskLogFiles.INSTANCE, reserve, DISK_FULL_RETRY_MILLIS);
+  }
+
+  /**
+   * Locks the directory for a server's start: nothing is read or written until {@link #replay}
+   * brings the jobs back into the engine. Blocks: call it off the event loop. With no directory
+   * configured, an {@link #inMemory} log, whose replay finds nothing.
+   *
+   * @throws IOException when the directory is locked by another server or cannot be made
+   */
+  public static Binlog lock(BinlogConfig config, Executor engineThread, BinlogListener listener)
+      throws IOException {
+    if (!config.isEnabled()) {
+      return inMemory(config);
+    }
+    long reserve = Math.min(MAX_RESERVE_BYTES, config.segmentSizeBytes());
+    return lock(config, engineThread, listener, DiskLogFiles.INSTANCE, reserve, DISK_FULL_RETRY_MILLIS);
   }
 
   /**
@@ -116,35 +139,62 @@ public final class Binlog {
 
   static Binlog open(BinlogConfig config, Executor engineThread, BinlogListener listener, LogFiles files,
       long reserveBytes, long retryMillis) throws IOException {
+    Binlog b = lock(config, engineThread, listener, files, reserveBytes, retryMillis);
+    CollectedJobs jobs = new CollectedJobs();
+    b.recovered = b.replay(jobs).withJobs(jobs);
+    return b;
+  }
+
+  static Binlog lock(BinlogConfig config, Executor engineThread, BinlogListener listener, LogFiles files,
+      long reserveBytes, long retryMillis) throws IOException {
     Files.createDirectories(config.dir());
     DirectoryLock lock = DirectoryLock.acquire(config.dir());
     try {
-      RecoveredLog recovered = Replay.read(config.dir(), config.isRecoverRequested());
-      if (recovered.tornTail() != null) {
-        recovered.tornTail().cut();
-      }
-      Binlog b = new Binlog(config, engineThread, listener, files, lock, reserveBytes, retryMillis);
-      b.start(recovered);
-      return b;
-    } catch (IOException | RuntimeException e) {
+      return new Binlog(config, engineThread, listener, files, lock, reserveBytes, retryMillis);
+    } catch (RuntimeException e) {
       lock.close();
       throw e;
     }
   }
 
+  /**
+   * Reads the log back, record by record, into {@code target} (and this log's own account of which
+   * segment holds each live job), cuts a torn tail off and starts the writer. The heap it takes is
+   * one segment's bytes, whatever the number of jobs. Once only, before any {@link #append}; blocks,
+   * so off the event loop, and on the thread that owns {@code target} until the writer runs. A log
+   * {@link #inMemory} finds nothing. On failure the directory is unlocked.
+   *
+   * @throws BinlogDamageException when the log is damaged and recovery was not asked for
+   * @throws IOException when the files cannot be read
+   */
+  public RecoveredLog replay(ReplayTarget target) throws IOException {
+    if (writer == null) {
+      return RecoveredLog.empty();
+    }
+    if (!ledger.isEmpty() || writerThread.isAlive()) {
+      throw new IllegalStateException("binlog: replayed already");
+    }
+    try {
+      RecoveredLog found = Replay.into(dir, isRecoverRequested, target, ledger);
+      if (found.tornTail() != null) {
+        found.tornTail().cut();
+      }
+      start(found);
+      return found;
+    } catch (IOException | RuntimeException e) {
+      ledger.close();
+      if (lock != null) {
+        lock.close();
+      }
+      throw e;
+    }
+  }
+
   private void start(RecoveredLog found) {
-    recovered = found;
-    long index = 0;
     // Segments lost before a recover start (a hole) leave a gap in the indexes, which the ledger
     // keeps: an empty stand-in per missing index would be millions of them after one stray file
     // named like a segment far ahead (say a copy named binlog.20261125).
-    for (RecoveredLog.Segment s : found.segments()) {
-      ledger.open(s.index(), s.bytes());
-      index = s.index();
-    }
-    for (int i = 0; i < found.jobs().size(); i++) {
-      ledger.restore(found.jobs().get(i).id(), found.baseSegment(i), found.baseFrameBytes(i));
-    }
+    long index = found.segments().isEmpty() ? 0 : found.segments().get(found.segments().size() - 1).index();
     nextJobIdFloor = found.nextJobId();
     // A newest segment torn inside its header is written again under its own index.
     long first = found.tornTail() != null && found.tornTail().offset() < SegmentFile.HEADER_BYTES
@@ -157,7 +207,7 @@ public final class Binlog {
     deleteUnneeded();
   }
 
-  /** What replay found, once; the engine rebuilds from it, and the memory is freed after. */
+  /** What {@link #open} collected, once; the memory is freed after. Empty after {@link #replay}. */
   public RecoveredLog takeRecovered() {
     RecoveredLog r = recovered;
     recovered = RecoveredLog.empty();
@@ -235,7 +285,7 @@ public final class Binlog {
 
   /** True when {@link #jobsToMigrate} has work: the oldest segment should be emptied. */
   public boolean isCompactionDue() {
-    if (writer == null || health == Health.FAILED || ledger.segmentCount() < 2) {
+    if (writer == null || isClosed || health == Health.FAILED || ledger.segmentCount() < 2) {
       return false;
     }
     SegmentLedger.Segment oldest = ledger.oldest();
@@ -260,7 +310,7 @@ public final class Binlog {
 
   /** stats-job {@code file}: the segment holding the job's snapshot, 0 if none. */
   public long segmentOf(long jobId) {
-    return writer == null ? 0 : ledger.baseOf(jobId);
+    return writer == null || isClosed ? 0 : ledger.baseOf(jobId);
   }
 
   public BinlogStats stats() {
@@ -299,6 +349,8 @@ public final class Binlog {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
+      // The writer is done and the engine stopped before this: nobody asks the ledger any more.
+      ledger.close();
       if (lock != null) {
         lock.close();
       }

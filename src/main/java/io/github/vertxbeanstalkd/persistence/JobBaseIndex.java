@@ -1,16 +1,27 @@
 package io.github.vertxbeanstalkd.persistence;
 
+import io.github.vertxbeanstalkd.store.DirectMemory;
+import io.github.vertxbeanstalkd.store.LongArray;
+
 /**
  * For each live job id, the segment holding its snapshot and the snapshot's size, packed in one
- * long. Open addressing with linear probing over primitive arrays, 22 to 43 bytes a job (load
- * between 3/8 and 3/4) and no boxing, because a server may hold millions of jobs. Job ids are
- * positive, so 0 marks a free slot. Engine thread only.
+ * long. Open addressing with linear probing, 22 to 43 bytes a job (load between 3/8 and 3/4), off
+ * the GC heap ({@link LongArray}), because a server may hold millions of jobs and the heap's size
+ * must not decide how many a restart can bring back. Job ids are positive, so 0 marks a free slot.
+ * Engine thread only; {@link #close()} frees the memory.
  */
 final class JobBaseIndex {
   static final long ABSENT = -1;
-  private long[] keys = new long[16];
-  private long[] values = new long[16];
+  private static final int MIN_CAPACITY = 16;
+  private final DirectMemory memory;
+  /** Slot i's key at 2i, its value at 2i + 1; null until the first put (a log in memory has none). */
+  private LongArray slots;
+  private long capacity = MIN_CAPACITY;
   private int size;
+
+  JobBaseIndex(DirectMemory memory) {
+    this.memory = memory;
+  }
 
   static long pack(long segmentIndex, int frameBytes) {
     return (segmentIndex << 32) | Integer.toUnsignedLong(frameBytes);
@@ -29,10 +40,13 @@ final class JobBaseIndex {
   }
 
   long get(long id) {
-    int mask = keys.length - 1;
-    for (int i = slot(id, mask); keys[i] != 0; i = (i + 1) & mask) {
-      if (keys[i] == id) {
-        return values[i];
+    if (slots == null) {
+      return ABSENT;
+    }
+    long mask = capacity - 1;
+    for (long i = slot(id, mask); key(i) != 0; i = (i + 1) & mask) {
+      if (key(i) == id) {
+        return value(i);
       }
     }
     return ABSENT;
@@ -43,66 +57,91 @@ final class JobBaseIndex {
     if (id <= 0) {
       throw new IllegalArgumentException("job ids are positive: " + id);
     }
-    if ((size + 1) * 4L > keys.length * 3L) {
+    if (slots == null) {
+      slots = new LongArray(memory, 2 * capacity);
+    }
+    if ((size + 1) * 4L > capacity * 3L) {
       grow();
     }
-    int mask = keys.length - 1;
-    int i = slot(id, mask);
-    for (; keys[i] != 0; i = (i + 1) & mask) {
-      if (keys[i] == id) {
-        long old = values[i];
-        values[i] = value;
+    long mask = capacity - 1;
+    long i = slot(id, mask);
+    for (; key(i) != 0; i = (i + 1) & mask) {
+      if (key(i) == id) {
+        long old = value(i);
+        slots.set(2 * i + 1, value);
         return old;
       }
     }
-    keys[i] = id;
-    values[i] = value;
+    slots.set(2 * i, id);
+    slots.set(2 * i + 1, value);
     size++;
     return ABSENT;
   }
 
   /** Removes {@code id}; returns its value or {@link #ABSENT}. */
   long remove(long id) {
-    int mask = keys.length - 1;
-    int i = slot(id, mask);
-    while (keys[i] != id) {
-      if (keys[i] == 0) {
+    if (slots == null) {
+      return ABSENT;
+    }
+    long mask = capacity - 1;
+    long i = slot(id, mask);
+    while (key(i) != id) {
+      if (key(i) == 0) {
         return ABSENT;
       }
       i = (i + 1) & mask;
     }
-    long old = values[i];
+    long old = value(i);
     size--;
     // Backward-shift deletion keeps every probe chain unbroken without tombstones.
-    for (int gap = i, j = (i + 1) & mask; ; j = (j + 1) & mask) {
-      if (keys[j] == 0) {
-        keys[gap] = 0;
+    for (long gap = i, j = (i + 1) & mask; ; j = (j + 1) & mask) {
+      long k = key(j);
+      if (k == 0) {
+        slots.set(2 * gap, 0);
         return old;
       }
-      int home = slot(keys[j], mask);
+      long home = slot(k, mask);
       if (((j - home) & mask) >= ((j - gap) & mask)) {
-        keys[gap] = keys[j];
-        values[gap] = values[j];
+        slots.set(2 * gap, k);
+        slots.set(2 * gap + 1, value(j));
         gap = j;
       }
     }
   }
 
-  private void grow() {
-    long[] oldKeys = keys;
-    long[] oldValues = values;
-    keys = new long[oldKeys.length * 2];
-    values = new long[oldKeys.length * 2];
-    size = 0;
-    for (int i = 0; i < oldKeys.length; i++) {
-      if (oldKeys[i] != 0) {
-        put(oldKeys[i], oldValues[i]);
-      }
+  /** Frees the memory; the index must not be used again. */
+  void close() {
+    if (slots != null) {
+      slots.close();
+      slots = null;
     }
   }
 
-  private static int slot(long id, int mask) {
+  private long key(long i) {
+    return slots.get(2 * i);
+  }
+
+  private long value(long i) {
+    return slots.get(2 * i + 1);
+  }
+
+  private void grow() {
+    LongArray old = slots;
+    long oldCapacity = capacity;
+    slots = new LongArray(memory, 4 * oldCapacity);
+    capacity = 2 * oldCapacity;
+    size = 0;
+    for (long i = 0; i < oldCapacity; i++) {
+      long k = old.get(2 * i);
+      if (k != 0) {
+        put(k, old.get(2 * i + 1));
+      }
+    }
+    old.close();
+  }
+
+  private static long slot(long id, long mask) {
     long h = id * 0x9E3779B97F4A7C15L;
-    return (int) (h ^ (h >>> 32)) & mask;
+    return (h ^ (h >>> 32)) & mask;
   }
 }

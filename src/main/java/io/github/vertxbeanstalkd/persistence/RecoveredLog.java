@@ -11,8 +11,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What replay found: every live job as a snapshot of its final state (in id order), the first id
- * that may be issued, and how the log was read. The engine rebuilds its tubes and heaps from it.
+ * What replay found besides the jobs themselves (which went to its {@link ReplayTarget}): the
+ * first id that may be issued, the segments kept and how the log was read. Only {@link
+ * Replay#read}, for tools and tests, also holds every live job as a snapshot of its final state.
  */
 public final class RecoveredLog {
   private static final Logger log = LoggerFactory.getLogger(RecoveredLog.class);
@@ -54,7 +55,13 @@ public final class RecoveredLog {
   private final long damagedBytesSkipped;
   private final TornTail tornTail;
 
-  RecoveredLog(List<JobSnapshot> jobs, long[] baseSegments, int[] baseFrameBytes, List<Segment> segments,
+  RecoveredLog(List<Segment> segments, long nextJobId, long recordsRead, long damagedRegionsSkipped,
+      long damagedBytesSkipped, TornTail tornTail) {
+    this(List.of(), new long[0], new int[0], segments, nextJobId, recordsRead, damagedRegionsSkipped,
+        damagedBytesSkipped, tornTail);
+  }
+
+  private RecoveredLog(List<JobSnapshot> jobs, long[] baseSegments, int[] baseFrameBytes, List<Segment> segments,
       long nextJobId, long recordsRead, long damagedRegionsSkipped, long damagedBytesSkipped,
       TornTail tornTail) {
     this.jobs = jobs;
@@ -69,10 +76,20 @@ public final class RecoveredLog {
   }
 
   static RecoveredLog empty() {
-    return new RecoveredLog(List.of(), new long[0], new int[0], List.of(), 1, 0, 0, 0, null);
+    return new RecoveredLog(List.of(), 1, 0, 0, 0, null);
   }
 
-  /** Live jobs in id order; reserved jobs are ready, delayed jobs keep their absolute deadline. */
+  /** The same, holding the jobs {@code collected}. */
+  RecoveredLog withJobs(CollectedJobs collected) {
+    return new RecoveredLog(collected.jobs(), collected.baseSegments(), collected.baseFrameBytes(), segments,
+        nextJobId, recordsRead, damagedRegionsSkipped, damagedBytesSkipped, tornTail);
+  }
+
+  /**
+   * Live jobs in id order, when the replay collected them ({@link Replay#read}, {@link Binlog#open}
+   * without a target); empty when they went to a {@link ReplayTarget}. Reserved jobs are ready,
+   * delayed jobs keep their absolute deadline.
+   */
   public List<JobSnapshot> jobs() {
     return jobs;
   }

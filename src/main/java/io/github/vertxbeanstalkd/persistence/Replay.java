@@ -11,14 +11,15 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads a binlog directory back into the jobs it describes. Read-only: cutting a torn tail off is
+ * Reads a binlog directory back into the jobs it describes, one record at a time, into a {@link
+ * ReplayTarget}: at start-up the engine's off-heap job store, so that the heap a replay takes does
+ * not grow with the jobs (the last record of a job wins because each record is applied over the
+ * ones before it, in log order, as the server applied them). Read-only: cutting a torn tail off is
  * left to {@link Binlog#open}, which holds the directory lock.
  *
  * <p>The newest segment may have been made full size up front: from its first zero record header
@@ -35,15 +36,10 @@ public final class Replay {
   /** Torn writes happen in whole disk sectors. */
   private static final int SECTOR_BYTES = 512;
 
-  /** A live job while replaying: its latest state and where its snapshot is stored. */
-  private static final class Live {
-    JobSnapshot job;
-    long baseSegment;
-    int baseFrameBytes;
-  }
-
   private final boolean isRecoverEnabled;
-  private final Map<Long, Live> live = new HashMap<>();
+  private final ReplayTarget target;
+  /** The log's account of live jobs per segment, kept as the records come; null when only read. */
+  private final SegmentLedger ledger;
   private final List<RecoveredLog.Segment> segments = new ArrayList<>();
   private long nextJobId = 1;
   private long recordsRead;
@@ -51,12 +47,15 @@ public final class Replay {
   private long damagedBytes;
   private RecoveredLog.TornTail tornTail;
 
-  private Replay(boolean isRecoverEnabled) {
+  private Replay(boolean isRecoverEnabled, ReplayTarget target, SegmentLedger ledger) {
     this.isRecoverEnabled = isRecoverEnabled;
+    this.target = target;
+    this.ledger = ledger;
   }
 
   /**
-   * Replays every segment in {@code dir}, oldest first.
+   * Replays every segment in {@code dir}, oldest first, and returns the live jobs in id order, all
+   * held on the heap: for tools and tests. A server replays with {@link #into}.
    *
    * @param recover skip damaged records (counted in the result) instead of refusing
    * @throws BinlogDamageException when the log is damaged and {@code recover} is false
@@ -64,10 +63,23 @@ public final class Replay {
    *     the newest segment's index is above {@link SegmentFile#MAX_INDEX}
    */
   public static RecoveredLog read(Path dir, boolean recover) throws IOException {
+    CollectedJobs jobs = new CollectedJobs();
+    return into(dir, recover, jobs, null).withJobs(jobs);
+  }
+
+  /**
+   * Replays every segment in {@code dir}, oldest first, record by record into {@code target}, and
+   * into {@code ledger} (when not null) which segments hold each live job's snapshot. Heap use is
+   * one segment's bytes and the record at hand, whatever the number of jobs.
+   *
+   * @see #read
+   */
+  static RecoveredLog into(Path dir, boolean recover, ReplayTarget target, SegmentLedger ledger)
+      throws IOException {
     if (!Files.isDirectory(dir)) {
       return RecoveredLog.empty();
     }
-    Replay replay = new Replay(recover);
+    Replay replay = new Replay(recover, target, ledger);
     List<Path> files = SegmentFile.list(dir);
     if (!files.isEmpty() && SegmentFile.indexOf(files.get(files.size() - 1)) > SegmentFile.MAX_INDEX) {
       // Refused even in recover mode, like another format version: the ledger could not hold the
@@ -109,6 +121,9 @@ public final class Replay {
       damage(file, 0, headerProblem, resume);
       p = resume;
     }
+    if (ledger != null) {
+      ledger.open(index, 0);
+    }
     while (p < end) {
       RecordCodec.Frame f = RecordCodec.read(data, p, end);
       if (f.record() != null) {
@@ -128,6 +143,9 @@ public final class Replay {
       }
     }
     segments.add(new RecoveredLog.Segment(index, file, end));
+    if (ledger != null) {
+      ledger.grow(end);
+    }
   }
 
   private void damage(Path file, long offset, String problem, long bytes) throws BinlogDamageException {
@@ -173,21 +191,25 @@ public final class Replay {
       return;
     }
     if (r instanceof JobSnapshot j) {
-      Live l = live.computeIfAbsent(j.id(), id -> new Live());
-      l.job = j;
-      l.baseSegment = segment;
-      l.baseFrameBytes = frameBytes;
+      target.snapshot(j, segment, frameBytes);
+      if (ledger != null) {
+        ledger.rebase(j.id(), frameBytes);
+      }
       nextJobId = Math.max(nextJobId, j.id() + 1);
       return;
     }
     long id = idOf(r);
     nextJobId = Math.max(nextJobId, id + 1);
-    // A change to an unknown job was superseded: the job was deleted or rewritten further on.
-    Live l = r instanceof Delete ? live.remove(id) : live.get(id);
-    if (l == null || r instanceof Delete) {
-      return;
+    // A change to an unknown job was superseded: the job was deleted or rewritten further on; the
+    // target ignores it.
+    if (r instanceof Delete) {
+      target.delete(id);
+      if (ledger != null) {
+        ledger.forget(id);
+      }
+    } else {
+      target.change(id, r);
     }
-    l.job = changed(l.job, r);
   }
 
   /**
@@ -225,18 +247,6 @@ public final class Replay {
   }
 
   private RecoveredLog result() {
-    List<Map.Entry<Long, Live>> entries = new ArrayList<>(live.entrySet());
-    entries.sort(Map.Entry.comparingByKey());
-    List<JobSnapshot> jobs = new ArrayList<>(entries.size());
-    long[] bases = new long[entries.size()];
-    int[] bytes = new int[entries.size()];
-    for (int i = 0; i < entries.size(); i++) {
-      Live l = entries.get(i).getValue();
-      jobs.add(l.job);
-      bases[i] = l.baseSegment;
-      bytes[i] = l.baseFrameBytes;
-    }
-    return new RecoveredLog(jobs, bases, bytes, segments, nextJobId, recordsRead, damagedRegions,
-        damagedBytes, tornTail);
+    return new RecoveredLog(segments, nextJobId, recordsRead, damagedRegions, damagedBytes, tornTail);
   }
 }

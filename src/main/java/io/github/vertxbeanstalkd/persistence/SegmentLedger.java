@@ -1,5 +1,8 @@
 package io.github.vertxbeanstalkd.persistence;
 
+import io.github.vertxbeanstalkd.store.DirectMemory;
+import io.github.vertxbeanstalkd.store.LongList;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -19,27 +22,30 @@ final class SegmentLedger {
     long bytes;
     int liveJobs;
     long liveBytes;
-    /** Ids of the snapshots written here, in order; some are superseded. */
-    long[] snapshotIds = new long[16];
-    int snapshotCount;
+    /** Ids of the snapshots written here, in order; some are superseded. Off the heap. */
+    private final LongList snapshotIds;
     /** Where the search for jobs to migrate resumes. */
     int migrateCursor;
 
-    Segment(long index, long bytes) {
+    Segment(long index, long bytes, DirectMemory memory) {
       this.index = index;
       this.bytes = bytes;
+      this.snapshotIds = new LongList(memory);
     }
 
     void addSnapshot(long id) {
-      if (snapshotCount == snapshotIds.length) {
-        snapshotIds = Arrays.copyOf(snapshotIds, snapshotCount * 2);
-      }
-      snapshotIds[snapshotCount++] = id;
+      snapshotIds.add(id);
+    }
+
+    int snapshotCount() {
+      return snapshotIds.size();
     }
   }
 
+  /** The ledger's own off-heap memory: a few bytes per live job and per snapshot kept, outside the job store's limit. */
+  private final DirectMemory memory = new DirectMemory(0);
   private final ArrayList<Segment> segments = new ArrayList<>();
-  private final JobBaseIndex bases = new JobBaseIndex();
+  private final JobBaseIndex bases = new JobBaseIndex(memory);
   private long diskBytes;
   private long liveBytes;
 
@@ -51,8 +57,14 @@ final class SegmentLedger {
     if (!segments.isEmpty() && index <= current().index) {
       throw new IllegalArgumentException("binlog: segment " + index + " opened after segment " + current().index);
     }
-    segments.add(new Segment(index, headerBytes));
+    segments.add(new Segment(index, headerBytes, memory));
     diskBytes += headerBytes;
+  }
+
+  /** Counts {@code bytes} more in the newest segment: replay, once it read the segment to its end. */
+  void grow(long bytes) {
+    current().bytes += bytes;
+    diskBytes += bytes;
   }
 
   /** Counts {@code frameBytes} more in the newest segment. */
@@ -99,6 +111,7 @@ final class SegmentLedger {
     while (segments.size() > 1 && segments.get(0).liveJobs == 0) {
       Segment s = segments.remove(0);
       diskBytes -= s.bytes;
+      s.snapshotIds.close();
       done.add(s);
     }
     return done;
@@ -112,12 +125,13 @@ final class SegmentLedger {
     Segment s = segments.get(0);
     long[] ids = new long[Math.min(max, s.liveJobs)];
     int n = 0;
-    for (int scanned = 0; n < ids.length && scanned < s.snapshotCount; scanned++) {
-      if (s.migrateCursor == s.snapshotCount) {
+    int count = s.snapshotCount();
+    for (int scanned = 0; n < ids.length && scanned < count; scanned++) {
+      if (s.migrateCursor == count) {
         // Only if ids handed out earlier were not rewritten; start over rather than stall.
         s.migrateCursor = 0;
       }
-      long id = s.snapshotIds[s.migrateCursor++];
+      long id = s.snapshotIds.get(s.migrateCursor++);
       long packed = bases.get(id);
       if (packed != JobBaseIndex.ABSENT && JobBaseIndex.segmentOf(packed) == s.index) {
         ids[n++] = id;
@@ -132,14 +146,18 @@ final class SegmentLedger {
     return packed == JobBaseIndex.ABSENT ? 0 : JobBaseIndex.segmentOf(packed);
   }
 
-  /** Records a snapshot replay found, in a segment opened before. */
-  void restore(long id, long segmentIndex, int frameBytes) {
-    Segment s = segment(segmentIndex);
-    bases.put(id, JobBaseIndex.pack(segmentIndex, frameBytes));
-    s.liveJobs++;
-    s.liveBytes += frameBytes;
-    liveBytes += frameBytes;
-    s.addSnapshot(id);
+  /** Frees the ledger's memory; it must not be used again. */
+  void close() {
+    for (Segment s : segments) {
+      s.snapshotIds.close();
+    }
+    segments.clear();
+    bases.close();
+  }
+
+  /** Off-heap bytes the ledger holds. */
+  long reservedBytes() {
+    return memory.reservedBytes();
   }
 
   Segment current() {

@@ -33,7 +33,12 @@ final class ServerProcess implements AutoCloseable {
     String fsyncJson = fsync.matches("\\d+") ? fsync : '"' + fsync + '"';
     String conf = "{\"port\":0,\"http\":{\"port\":0},\"binlog\":{\"dir\":\"" + dir.toAbsolutePath() + "\",\"fsync\":" + fsyncJson
         + ",\"segmentSize\":" + segmentSizeBytes + "}}";
-    ChildJvm jvm = ChildJvm.start(List.of(), "io.github.vertxbeanstalkd.Main",
+    return start(List.of(), conf, logFile);
+  }
+
+  /** Starts a server with {@code conf} (JSON) and {@code jvmOptions}, and waits until it listens. */
+  static ServerProcess start(List<String> jvmOptions, String conf, Path logFile) throws IOException, InterruptedException {
+    ChildJvm jvm = ChildJvm.start(jvmOptions, "io.github.vertxbeanstalkd.Main",
         List.of("io.github.vertxbeanstalkd.MainVerticle", "-conf", conf), logFile);
     int port = Integer.parseInt(jvm.await(LISTENING, START_MILLIS).group(1));
     return new ServerProcess(jvm, port);

@@ -97,28 +97,25 @@ class BinlogRecoveryFuzzTest {
     }
   }
 
-  /** Binlog.open and the engine's restore, as MainVerticle starts with binlog.recover true. */
+  /** Binlog.lock and a replay into the engine, as QueueEngineVerticle starts with binlog.recover true. */
   private static void startServerOn(Path dir) throws IOException {
     BinlogConfig config = new BinlogConfig(dir, new FsyncPolicy.Never(), BinlogConfig.MIN_SEGMENT_SIZE, true);
     String before = describe(dir);
     Map<Path, byte[]> files = contents(dir);
-    Binlog binlog;
+    Binlog binlog = Binlog.lock(config, Runnable::run, new RecordingListener());
+    QueueEngine engine = new QueueEngine(() -> 0, r -> { }, ServerInfo.forTests(), 65_535, binlog);
     try {
-      binlog = Binlog.open(config, Runnable::run, new RecordingListener());
-    } catch (RuntimeException e) {
-      // Name the directory a finding came from (its files, what replay made of them), and say
-      // whether the same files fail again in this process: if not, the fault is not in the layout.
-      throw new AssertionError("Binlog.open with recover failed on " + before + "; read again after: "
-          + describe(dir) + "; the same files opened again: " + openAgain(files), e);
-    }
-    QueueEngine engine = null;
-    try {
-      engine = new QueueEngine(() -> 0, r -> { }, ServerInfo.forTests(), 65_535, binlog);
+      try {
+        engine.restored(binlog.replay(engine.replayTarget()));
+      } catch (RuntimeException e) {
+        // Name the directory a finding came from (its files, what replay made of them), and say
+        // whether the same files fail again in this process: if not, the fault is not in the layout.
+        throw new AssertionError("replay with recover failed on " + before + "; read again after: "
+            + describe(dir) + "; the same files opened again: " + openAgain(files), e);
+      }
       engine.open(new SessionKey("fuzz", 1), true);
     } finally {
-      if (engine != null) {
-        engine.close();
-      }
+      engine.close();
       binlog.close();
     }
   }
