@@ -117,6 +117,7 @@ class WarmUpJarIT {
 
   /** Starts the jar with {@code conf}, waits for the warm-up and the listener, returns the port. */
   private int startJar(JsonObject conf) throws IOException, InterruptedException {
+    conf.put("tcp", new JsonObject().put("warmUp", true));
     child = ChildJvm.startJar(JVM_OPTIONS, JAR, List.of("-conf", conf.encode()), tmp.resolve("server.log"));
     int port = Integer.parseInt(child.await(LISTENING, START_MILLIS).group(1));
     warmUpLine();

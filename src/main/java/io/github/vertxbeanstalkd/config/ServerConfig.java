@@ -9,9 +9,9 @@ import java.util.Set;
  * The server's settings, validated. Read from the JSON config (launcher {@code -conf}), where the
  * environment variables of {@link #ENVIRONMENT} override the file.
  *
- * @param isWarmUpEnabled {@code tcp.warmUp}: before the port opens, throwaway servers are put
- *     through every command and then through load over loopback, until the JIT compilers settle,
- *     so that the first clients are answered at full speed
+ * @param isWarmUpEnabled {@code tcp.warmUp}, off by default: before the port opens, throwaway servers
+ *     are put through every command and then through load over loopback, until the JIT compilers
+ *     settle; every client is refused meanwhile, so the port opens right after replay unless asked
  * @param replication the {@code replication} section: off unless the node joins a group
  */
 public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSection binlog, boolean isTcpEnabled,
@@ -58,7 +58,7 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
   }
 
   public ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSection binlog) {
-    this(host, port, maxJobSizeBytes, binlog, true, true, EventBusConfig.defaults(), HttpConfig.off(), true,
+    this(host, port, maxJobSizeBytes, binlog, true, false, EventBusConfig.defaults(), HttpConfig.off(), true,
         DEFAULT_SHUTDOWN_GRACE_MILLIS, defaultMaxConnections(), 0, TlsConfig.off(), ReplicationConfig.off());
   }
 
@@ -280,7 +280,7 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
     // key fails an embedded start as well.
     ClusterTlsConfig.fromJson(json);
     return new ServerConfig(host, port, maxJobSize, binlog, tcp.flag("enabled", true),
-        tcp.flag("warmUp", true), eventBus, HttpConfig.fromJson(json, host), isMetricsEnabled,
+        tcp.flag("warmUp", false), eventBus, HttpConfig.fromJson(json, host), isMetricsEnabled,
         graceMillis, maxConnections, maxMemory, TlsConfig.fromJson(json, host),
         ReplicationConfig.fromJson(json, eventBus.address(), binlog.isEnabled()));
   }
