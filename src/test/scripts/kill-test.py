@@ -55,6 +55,12 @@ library only; loopback only.
          another node is primary and its TCP port answers. After SIGCONT the paused node must step
          down to standby.
      Each cycle ends when the group is again one primary and two standbys.
+     With --backlog N, before the clients start, Bench's pipelined prefill puts N jobs into a tube of
+     their own on the primary (nobody consumes it), and with --backlog-rate R a thread goes on putting
+     into it at R puts per second during the cycles (64 in flight, through any serving node), so the
+     group is faulted at depth, with a backlog that grows. At the end the final primary's count of
+     that tube must be at least every put acknowledged into it ("backlog" in the report;
+     lost_acknowledged is a violation).
   5. Stops the clients, drains the tube on the final primary (reserve-with-timeout 1 until
      TIMED_OUT with nothing reserved or buried left), and reports:
        lost_acknowledged_puts   INSERTED, yet never reserved by a consumer nor found at the end
@@ -916,6 +922,69 @@ class BusClients:
 # Faults, drain, analysis
 
 
+class BacklogProducer(threading.Thread):
+    """--backlog-rate: puts into the backlog tube as fast as the rate allows, through any serving node,
+    PIPELINE puts in flight, and counts each INSERTED: nobody consumes that tube, so at the end it must
+    hold at least every acknowledged put (a job whose put was not acknowledged may be there too)."""
+    PIPELINE = 64
+
+    def __init__(self, nodes, tube, args, stopping):
+        super().__init__(name="backlog-producer", daemon=True)
+        self.nodes, self.tube, self.args, self.stopping = nodes, tube, args, stopping
+        self.acked = 0
+        self.errors = 0
+        self.body = b"b" * max(1, args.body_bytes or 100)
+
+    def run(self):
+        interval = self.PIPELINE / self.args.backlog_rate if self.args.backlog_rate > 0 else 0.0
+        next_at = now()
+        while not self.stopping.is_set():
+            try:
+                c = self.connect()
+                if c is None:
+                    self.stopping.wait(0.2)
+                    continue
+                while not self.stopping.is_set():
+                    if interval:
+                        self.stopping.wait(max(0.0, next_at - now()))
+                        next_at = max(next_at + interval, now() - 1.0)
+                    put = b"put 0 0 60 %d\r\n%s\r\n" % (len(self.body), self.body)
+                    c.send(put * self.PIPELINE)
+                    for _ in range(self.PIPELINE):
+                        if c.line().startswith("INSERTED "):
+                            self.acked += 1
+                        else:
+                            self.errors += 1
+            except (OSError, ConnectionError, ValueError):
+                # What was in flight is unacknowledged; the count keeps only INSERTED replies read.
+                self.errors += 1
+
+    def connect(self):
+        for node in self.nodes:
+            if node.is_alive() and not node.is_stopped:
+                try:
+                    c = Conn(node.port, self.args.read_timeout)
+                    if c.call("use " + self.tube) == "USING " + self.tube:
+                        return c
+                    c.close()
+                except (OSError, ConnectionError):
+                    pass
+        return None
+
+
+def prefill_backlog(primary, args, workdir):
+    """--backlog: Bench's pipelined prefill puts N jobs into a tube of its own on the primary; returns the tube."""
+    out = subprocess.run([args.java, "-Xmx1g", "-cp", args.jar, "io.github.vertxbeanstalkd.bench.Bench",
+                          "--mode", "prefill", "--target", "%s:%d" % (HOST, primary.port), "--jobs", str(args.backlog),
+                          "-s", str(max(1, args.body_bytes or 100))],
+                         capture_output=True, text=True, timeout=3600)
+    found = re.search(r"left queued in tube (\S+);", out.stdout)
+    errors = re.search(r"errors=(\d+)", out.stdout)
+    if out.returncode != 0 or not found or not errors or int(errors.group(1)) != 0:
+        raise SetupFailed("the backlog's prefill failed: %s %s" % (out.stdout[-2000:], out.stderr[-2000:]))
+    return found.group(1)
+
+
 def run_cycle(number, group, args, ledger, cycles):
     """One fault on the current primary; what was measured goes to `cycles`, as far as it got."""
     primary = group.await_stable("before cycle %d" % number, args.rejoin_timeout)
@@ -1007,6 +1076,23 @@ def drain(group, args, ledger, primary=None):
                 return primary.name, stats
     finally:
         c.close()
+
+
+def backlog_check(group, tube, args, producer):
+    """The backlog tube on the final primary against every put acknowledged into it."""
+    primary = group.await_stable("before the backlog's count", args.rejoin_timeout)
+    c = Conn(primary.port, 30.0)
+    try:
+        stats = tube_stats(c, tube)
+    finally:
+        c.close()
+    held = sum(int(stats.get(k, 0)) for k in ("current-jobs-ready", "current-jobs-delayed", "current-jobs-buried",
+                                               "current-jobs-reserved"))
+    acked = args.backlog + (producer.acked if producer else 0)
+    print("kill-test: backlog %s holds %d jobs; %d puts were acknowledged into it" % (tube, held, acked), flush=True)
+    return {"tube": tube, "held": held, "acknowledged": acked,
+            "added_during_cycles": producer.acked if producer else 0,
+            "lost_acknowledged": max(0, acked - held)}
 
 
 def tube_stats(c, tube):
@@ -1354,6 +1440,10 @@ def parse_args(argv):
     p.add_argument("--jfr", action="store_true",
                    help="record every node with JFR (profile settings, the last 90 s) and dump the recordings"
                         " next to the thread dumps when a deadline passes")
+    p.add_argument("--backlog", type=int, default=0,
+                   help="jobs put (Bench prefill) into a tube of their own before the cycles; never consumed")
+    p.add_argument("--backlog-rate", type=float, default=0.0,
+                   help="with --backlog: puts per second added to it during the cycles (0: none)")
     p.add_argument("--report", default="kill-test-report.json")
     args = p.parse_args(argv)
     # The nodes run in the repository root; paths given relative to the caller's directory stay right.
@@ -1451,6 +1541,17 @@ def main(argv):
             first = group.await_stable("at start", args.start_timeout)
         except DeadlinePassed as e:
             raise SetupFailed("%s; the group: %s" % (e, group.describe()))
+        backlog_tube, backlog_producer = None, None
+        if args.backlog:
+            started = now()
+            backlog_tube = prefill_backlog(first, args, workdir)
+            report["backlog"] = {"tube": backlog_tube, "prefilled": args.backlog,
+                                 "prefill_seconds": round(now() - started, 1)}
+            print("kill-test: %d jobs put into %s in %.0f s" % (args.backlog, backlog_tube, now() - started), flush=True)
+            first = group.await_stable("after the backlog's prefill", args.rejoin_timeout)
+            if args.backlog_rate > 0:
+                backlog_producer = BacklogProducer(nodes, backlog_tube, args, stopping)
+                backlog_producer.start()
         if args.bus_producers or args.bus_consumers:
             print("kill-test: %s is primary; starting %d producers, %d consumers over the event bus" % (
                 first.name, args.bus_producers, args.bus_consumers), flush=True)
@@ -1495,10 +1596,16 @@ def main(argv):
             c.join(timeout=c.read_timeout + 5)
         if bus is not None:
             bus.stop(args.bus_stop_timeout)
+        if backlog_producer is not None:
+            backlog_producer.join(timeout=args.read_timeout + 5)
         final, stats = drain(group, args, ledger)
         report["final_primary"], report["final_tube_stats"] = final, stats
         report["drained"] = True
         result = analyse(ledger, report["cycles"], args, clients)
+        if backlog_tube is not None:
+            result["backlog"] = backlog_check(group, backlog_tube, args, backlog_producer)
+            if result["backlog"]["lost_acknowledged"]:
+                result["violation_count"] += 1
         report["result"] = result
         status = 1 if result["violation_count"] else 0
         report["verdict"] = "FAIL" if status else "PASS"
