@@ -1,5 +1,6 @@
 package io.github.vertxbeanstalkd.engine;
 
+import io.github.vertxbeanstalkd.persistence.JobBases;
 import io.github.vertxbeanstalkd.protocol.JobState;
 import io.github.vertxbeanstalkd.store.BodyStore;
 import io.github.vertxbeanstalkd.store.DirectMemory;
@@ -51,8 +52,10 @@ final class JobTable {
   private static final int BURIES = 84;
   private static final int KICKS = 88;
   private static final int STATE = 92;
-  static final int RECORD_BYTES = 96;
-  /** 16,384 records (1.5 MiB) a page. */
+  /** Where the binlog holds the job's latest snapshot ({@link io.github.vertxbeanstalkd.persistence.JobBases}). */
+  private static final int LOG_BASE = 96;
+  static final int RECORD_BYTES = 104;
+  /** 16,384 records (1.6 MiB) a page. */
   private static final int RECORDS_PER_PAGE_LOG2 = 14;
 
   private final DirectMemory memory;
@@ -129,8 +132,45 @@ final class JobTable {
     r.putInt(at + BURIES, 0);
     r.putInt(at + KICKS, 0);
     r.put(at + STATE, (byte) JobState.READY.ordinal());
+    r.putLong(at + LOG_BASE, JobBases.ABSENT);
     index.put(id, j);
     return j;
+  }
+
+  /**
+   * The binlog's account of where each job's snapshot is, kept in the jobs' records: a job must be
+   * held when its snapshot or its delete is placed in the log.
+   */
+  JobBases logBases() {
+    return new JobBases() {
+      @Override
+      public long get(long id) {
+        int j = find(id);
+        return j == NONE ? ABSENT : logBase(j);
+      }
+
+      @Override
+      public long put(long id, long packed) {
+        int j = find(id);
+        if (j == NONE) {
+          throw new IllegalStateException("binlog: a snapshot of job " + id + ", which the store does not hold");
+        }
+        long old = logBase(j);
+        setLogBase(j, packed);
+        return old;
+      }
+
+      @Override
+      public long remove(long id) {
+        int j = find(id);
+        if (j == NONE) {
+          return ABSENT;
+        }
+        long old = logBase(j);
+        setLogBase(j, ABSENT);
+        return old;
+      }
+    };
   }
 
   /** The ids of every live job, in no order, taken at once. */
@@ -204,6 +244,8 @@ final class JobTable {
   }
 
   long id(int j) { return records.page(j).getLong(records.offset(j) + ID); }
+  long logBase(int j) { return getLong(j, LOG_BASE); }
+  void setLogBase(int j, long v) { putLong(j, LOG_BASE, v); }
   long createdNanos(int j) { return getLong(j, CREATED_NANOS); }
   long deadlineNanos(int j) { return getLong(j, DEADLINE_NANOS); }
   void setDeadlineNanos(int j, long v) { putLong(j, DEADLINE_NANOS, v); }

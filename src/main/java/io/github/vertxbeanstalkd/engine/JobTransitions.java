@@ -3,6 +3,7 @@ package io.github.vertxbeanstalkd.engine;
 import io.github.vertxbeanstalkd.persistence.Binlog;
 import io.github.vertxbeanstalkd.bus.ChangeStream;
 import io.github.vertxbeanstalkd.persistence.BinlogRecord;
+import io.github.vertxbeanstalkd.persistence.JobBases;
 import io.github.vertxbeanstalkd.persistence.JobCounters;
 import io.github.vertxbeanstalkd.persistence.Replay;
 import io.github.vertxbeanstalkd.persistence.SnapshotBody;
@@ -136,12 +137,15 @@ final class JobTransitions {
    */
   void restoreSnapshot(BinlogRecord.JobSnapshot snap) {
     int j = table.find(snap.id());
+    long base = JobBases.ABSENT;
     if (j != JobTable.NONE) {
       // Its tube keeps its place in list-tubes: the job comes back to it at once.
+      base = table.logBase(j);
       unplace(j);
       table.remove(j);
     }
-    place(snap, clock.nanos(), clock.epochMillis(), j == JobTable.NONE);
+    int placed = place(snap, clock.nanos(), clock.epochMillis(), j == JobTable.NONE);
+    table.setLogBase(placed, base);
   }
 
   /**
@@ -203,15 +207,19 @@ final class JobTransitions {
    * of that id, if any), and the record goes to this node's own log as it came.
    */
   void replace(BinlogRecord.JobSnapshot snap, BinlogRecord record, long now) {
+    int old = table.find(snap.id());
+    // The log's account of where the job was stored goes with it to its new record.
+    long base = old == JobTable.NONE ? JobBases.ABSENT : table.logBase(old);
     boolean isNew = !forget(snap.id());
-    place(snap, now, clock.epochMillis(), isNew);
+    table.setLogBase(place(snap, now, clock.epochMillis(), isNew), base);
     log(record);
   }
 
   /** A standby applies a primary's delete: the job goes, unlogged but for the record itself. */
   void forgetLogged(long id, BinlogRecord record) {
-    forget(id);
+    // Logged first: the log's account of the job is kept in its record.
     log(record);
+    forget(id);
   }
 
   /** A standby applies a primary's high-water mark: ids continue above it after a promotion. */
@@ -239,7 +247,7 @@ final class JobTransitions {
   }
 
   /** Puts a job the log describes into every structure, without logging it; a new one is counted. */
-  private void place(BinlogRecord.JobSnapshot snap, long now, long wallNow, boolean isNew) {
+  private int place(BinlogRecord.JobSnapshot snap, long now, long wallNow, boolean isNew) {
     Tube tube = tubes.getOrCreate(snap.tube());
     long createdNanos = now - Math.max(0, wallNow - snap.createdEpochMillis()) * 1_000_000;
     SnapshotBody body = snap.body();
@@ -262,6 +270,7 @@ final class JobTransitions {
       }
       default -> makeReady(j, now);
     }
+    return j;
   }
 
   /** A delayed job keeps its wall-clock deadline; one that passed while we were down is due now. */
@@ -362,11 +371,11 @@ final class JobTransitions {
   }
 
   void remove(int j) {
-    long id = table.id(j);
-    drop(j);
     if (isLogged()) {
-      log(new BinlogRecord.Delete(id));
+      // Logged first: the log's account of the job is kept in its record.
+      log(new BinlogRecord.Delete(table.id(j)));
     }
+    drop(j);
   }
 
   /** The job goes from its state's structures and the table; its tube may go with it. */

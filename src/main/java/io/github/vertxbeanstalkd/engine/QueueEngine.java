@@ -86,6 +86,9 @@ public final class QueueEngine {
     this.wakeTurn = turns::wake;
     this.compaction = new Compaction(binlog, jobs);
     this.shipping = new LogShipping(jobs, replies, table, clock, this::runAndFlush);
+    if (binlog.keepsBasesOfItsOwn()) {
+      binlog.keepBasesIn(table.logBases());
+    }
   }
 
   /**

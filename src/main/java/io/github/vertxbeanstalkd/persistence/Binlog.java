@@ -207,6 +207,19 @@ public final class Binlog {
     deleteUnneeded();
   }
 
+  /**
+   * From now on the log keeps each live job's base (which segment holds its snapshot) in {@code
+   * bases}, the engine's own records, instead of an index of its own: before {@link #replay}.
+   */
+  public void keepBasesIn(JobBases bases) {
+    ledger.keepBasesIn(bases);
+  }
+
+  /** Whether {@link #keepBasesIn} may be called: a log on disk whose ledger holds no job yet. */
+  public boolean keepsBasesOfItsOwn() {
+    return writer != null && ledger.mayMoveBases();
+  }
+
   /** What {@link #open} collected, once; the memory is freed after. Empty after {@link #replay}. */
   public RecoveredLog takeRecovered() {
     RecoveredLog r = recovered;

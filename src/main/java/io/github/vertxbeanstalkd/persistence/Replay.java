@@ -203,10 +203,11 @@ public final class Replay {
     // A change to an unknown job was superseded: the job was deleted or rewritten further on; the
     // target ignores it.
     if (r instanceof Delete) {
-      target.delete(id);
+      // The ledger first: the job's base may be kept in the target's record of it.
       if (ledger != null) {
         ledger.forget(id);
       }
+      target.delete(id);
     } else {
       target.change(id, r);
     }

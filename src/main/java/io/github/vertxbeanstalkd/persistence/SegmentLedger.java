@@ -45,7 +45,7 @@ final class SegmentLedger {
   /** The ledger's own off-heap memory: a few bytes per live job and per snapshot kept, outside the job store's limit. */
   private final DirectMemory memory = new DirectMemory(0);
   private final ArrayList<Segment> segments = new ArrayList<>();
-  private final JobBaseIndex bases = new JobBaseIndex(memory);
+  private JobBases bases = new JobBaseIndex(memory);
   private long diskBytes;
   private long liveBytes;
 
@@ -90,7 +90,7 @@ final class SegmentLedger {
   }
 
   private boolean unbase(long packed) {
-    if (packed == JobBaseIndex.ABSENT) {
+    if (packed == JobBases.ABSENT) {
       return false;
     }
     Segment s = segment(JobBaseIndex.segmentOf(packed));
@@ -143,7 +143,24 @@ final class SegmentLedger {
   /** The segment holding job {@code id}'s snapshot, or 0 if the job is not live. */
   long baseOf(long id) {
     long packed = bases.get(id);
-    return packed == JobBaseIndex.ABSENT ? 0 : JobBaseIndex.segmentOf(packed);
+    return packed == JobBases.ABSENT ? 0 : JobBaseIndex.segmentOf(packed);
+  }
+
+  /**
+   * From now on each live job's base is kept in {@code bases} (the engine's records) instead of an
+   * index of the ledger's own; only before any job is based anywhere.
+   */
+  void keepBasesIn(JobBases elsewhere) {
+    if (!mayMoveBases()) {
+      throw new IllegalStateException("binlog: job bases moved after jobs were placed, or moved twice");
+    }
+    bases.close();
+    bases = elsewhere;
+  }
+
+  /** True while the bases are in the ledger's own index and no job is based anywhere yet. */
+  boolean mayMoveBases() {
+    return bases instanceof JobBaseIndex && liveBytes == 0 && segments.stream().allMatch(s -> s.liveJobs == 0);
   }
 
   /** Frees the ledger's memory; it must not be used again. */
@@ -183,10 +200,6 @@ final class SegmentLedger {
   /** Bytes of the snapshots that live jobs are based on: what a fully compacted log would hold. */
   long liveBytes() {
     return liveBytes;
-  }
-
-  int liveJobs() {
-    return bases.size();
   }
 
   private Segment segment(long index) {

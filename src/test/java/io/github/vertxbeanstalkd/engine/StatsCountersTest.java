@@ -156,11 +156,11 @@ class StatsCountersTest {
     int jobs = 40_000;
     putJobs(f, s, jobs);
     long full = storeBytes(f);
-    // A 96-byte record and a 104-byte body slot per job, the id index and the ready heap (4 to 8
+    // A 104-byte record and a 104-byte body slot per job, the id index and the ready heap (4 to 8
     // bytes each), and at most one part-filled 1.5 MiB record page and 1 MiB body page.
     long grown = full - empty;
-    assertTrue(grown >= jobs * (96L + 104), "grew by " + grown);
-    assertTrue(grown <= jobs * (96L + 104 + 16) + (3L << 20), "grew by " + grown);
+    assertTrue(grown >= jobs * (104L + 104), "grew by " + grown);
+    assertTrue(grown <= jobs * (104L + 104 + 16) + (3L << 20), "grew by " + grown);
     deleteJobs(f, s, jobs);
     f.engine.trimJobStore();
     f.engine.trimJobStore();

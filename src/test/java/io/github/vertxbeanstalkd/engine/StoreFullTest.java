@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 /** A job store at its memory limit refuses puts with OUT_OF_MEMORY and harms nothing else. */
 class StoreFullTest {
   private static final long LIMIT_BYTES = (5L << 19) + (1L << 20) + 4096 + 4096;
-  /** A job of a 1000-byte body: its record (96 bytes) and its body's size class (1024 bytes). */
-  private static final long JOB_BYTES = 96 + 1024;
+  /** A job of a 1000-byte body: its record (104 bytes) and its body's size class (1024 bytes). */
+  private static final long JOB_BYTES = 104 + 1024;
   private final EngineFixture f = new EngineFixture(new DirectMemory(LIMIT_BYTES));
 
   @Test
