@@ -1,5 +1,6 @@
 package io.github.vertxbeanstalkd.store;
 
+import java.lang.reflect.InvocationTargetException;
 import java.nio.ByteBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,7 +32,10 @@ abstract class NativeBlocks {
     if (feature >= ForeignBlocks.FIRST_FEATURE) {
       try {
         blocks = new ForeignBlocks();
-      } catch (ReflectiveOperationException | RuntimeException | LinkageError unavailable) {
+      } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+        // Linking through reflection wraps what the JVM threw (IllegalCallerException when native
+        // access is denied) in an InvocationTargetException.
+        Throwable unavailable = e instanceof InvocationTargetException && e.getCause() != null ? e.getCause() : e;
         log.warn("job store memory: the Foreign Function & Memory API is not usable here ({}); falling back to "
             + "ByteBuffer.allocateDirect (pages zeroed ahead). Start with --enable-native-access=ALL-UNNAMED "
             + "(conf/jvm.options) or from the jar's manifest", unavailable.toString());
