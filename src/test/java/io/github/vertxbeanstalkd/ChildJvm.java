@@ -34,7 +34,7 @@ public final class ChildJvm implements AutoCloseable {
 
   /**
    * Starts {@code mainClass} with {@code jvmOptions} (besides a small heap, C1 only and the serial
-   * collector: a fast start and little CPU on a shared machine; and java.nio open, as conf/jvm.options
+   * collector: a fast start and little CPU on a shared machine; and native access, as conf/jvm.options
    * has it) and {@code args}.
    */
   public static ChildJvm start(List<String> jvmOptions, String mainClass, List<String> args, Path logFile)
@@ -42,7 +42,7 @@ public final class ChildJvm implements AutoCloseable {
     List<String> command = new ArrayList<>();
     command.add(java());
     command.addAll(List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-        "--add-opens", "java.base/java.nio=ALL-UNNAMED"));
+        "--enable-native-access=ALL-UNNAMED"));
     command.addAll(jvmOptions);
     command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
     command.addAll(args);

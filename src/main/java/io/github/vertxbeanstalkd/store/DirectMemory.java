@@ -1,25 +1,24 @@
 package io.github.vertxbeanstalkd.store;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
-import io.netty.util.internal.PlatformDependent;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 
 /**
  * The job store's off-heap memory: every block it takes and gives back, counted to the byte. Blocks
  * are freed at once (not when the collector finds them), so a drained store gives memory back to
  * the operating system. The store keeps under its own limit, so that it refuses at once instead of
  * reaching the JVM's direct-memory limit, where every allocation first waits for a full collection
- * (about half a second) and the sockets' buffers would fail too. Where the JVM allows it, the
- * blocks for jobs are not zeroed ahead (see {@link UntouchedBlocks}). One thread only.
+ * (about half a second) and the sockets' buffers would fail too. The blocks come from {@link
+ * NativeBlocks#chosen()}: on Java 22 and later malloc'd through the Foreign Function &amp; Memory API,
+ * the blocks for jobs not zeroed ahead ({@link ForeignBlocks}); before, {@link
+ * ByteBuffer#allocateDirect} ({@link DirectBufferBlocks}). One thread only.
  */
 public final class DirectMemory {
   /** The store's default share of the JVM's direct memory; the rest is for the sockets' buffers. */
   static final double DEFAULT_SHARE = 0.75;
   private final long limitBytes;
-  /** Blocks come from {@link UntouchedBlocks}, not {@link ByteBuffer#allocateDirect}. */
-  private final boolean isUntouched;
+  private final NativeBlocks source;
   private long reservedBytes;
   private long blocks;
 
@@ -29,15 +28,12 @@ public final class DirectMemory {
   }
 
   public DirectMemory(long limitBytes) {
-    this(limitBytes, UntouchedBlocks.isAvailable());
+    this(limitBytes, NativeBlocks.chosen());
   }
 
-  DirectMemory(long limitBytes, boolean isUntouched) {
-    if (isUntouched && !UntouchedBlocks.isAvailable()) {
-      throw new IllegalStateException("untouched blocks need --add-opens java.base/java.nio=ALL-UNNAMED");
-    }
+  DirectMemory(long limitBytes, NativeBlocks source) {
     this.limitBytes = limitBytes;
-    this.isUntouched = isUntouched;
+    this.source = source;
   }
 
   /**
@@ -45,7 +41,12 @@ public final class DirectMemory {
    * them, not all at once in the engine's turn that makes a block.
    */
   public boolean isUntouched() {
-    return isUntouched;
+    return source.isUntouched();
+  }
+
+  /** Where the blocks come from. */
+  NativeBlocks source() {
+    return source;
   }
 
   /**
@@ -87,15 +88,7 @@ public final class DirectMemory {
   }
 
   private ByteBuffer block(int bytes, boolean isZeroed) {
-    ByteBuffer block;
-    if (isUntouched) {
-      block = UntouchedBlocks.allocate(bytes);
-      if (isZeroed) {
-        UntouchedBlocks.zero(block);
-      }
-    } else {
-      block = ByteBuffer.allocateDirect(bytes).order(ByteOrder.nativeOrder());
-    }
+    ByteBuffer block = isZeroed ? source.allocateZeroed(bytes) : source.allocate(bytes);
     reservedBytes += bytes;
     blocks++;
     return block;
@@ -105,11 +98,7 @@ public final class DirectMemory {
   public void free(ByteBuffer block) {
     reservedBytes -= block.capacity();
     blocks--;
-    if (isUntouched) {
-      UntouchedBlocks.free(block);
-    } else {
-      PlatformDependent.freeDirectBuffer(block);
-    }
+    source.free(block);
   }
 
   /** Bytes held in blocks now. */

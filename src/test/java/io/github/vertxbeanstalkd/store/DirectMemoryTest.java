@@ -1,8 +1,10 @@
 package io.github.vertxbeanstalkd.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.lang.management.BufferPoolMXBean;
@@ -10,8 +12,12 @@ import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.Test;
 
 class DirectMemoryTest {
@@ -36,15 +42,44 @@ class DirectMemoryTest {
   }
 
   @Test
-  void theTestsRunWithJobBlocksUntouchedAsTheServerDoes() {
-    assertTrue(new DirectMemory().isUntouched(),
-        "run with --add-opens java.base/java.nio=ALL-UNNAMED (the pom's argLine, conf/jvm.options)");
+  void javaFrom22OnUsesTheForeignMemoryApiWithJobBlocksUntouched() {
+    DirectMemory memory = new DirectMemory();
+    if (Runtime.version().feature() >= 22) {
+      // The pom's argLine, conf/jvm.options and the jar's manifest enable native access.
+      assertInstanceOf(ForeignBlocks.class, memory.source());
+      assertTrue(memory.isUntouched());
+    } else {
+      assertInstanceOf(DirectBufferBlocks.class, memory.source());
+    }
   }
 
-  @ParameterizedTest(name = "untouched={0}")
-  @ValueSource(booleans = {true, false})
-  void blocksCountAgainstTheJvmsDirectMemoryLimitUntilFreed(boolean isUntouched) {
-    DirectMemory memory = new DirectMemory(1L << 30, isUntouched);
+  /** Java 25's store answered every put with INTERNAL_ERROR: freeing a block threw. */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("sources")
+  void manyBlocksAreFreedWithoutAnErrorAndTheCountsGoBackToZero(String name, NativeBlocks source) {
+    DirectMemory memory = new DirectMemory(1L << 30, source);
+    List<ByteBuffer> held = new ArrayList<>();
+    for (int round = 0; round < 20; round++) {
+      for (int i = 0; i < 50; i++) {
+        int bytes = 8 + (i * 7919 + round * 104729) % (512 << 10);
+        ByteBuffer block = i % 3 == 0 ? memory.allocateOverLimit(bytes) : memory.allocate(bytes);
+        block.putLong(0, i);
+        block.put(bytes - 1, (byte) i);
+        block.position(i % 8);
+        held.add(block);
+      }
+      for (ByteBuffer block : held) {
+        memory.free(block);
+      }
+      held.clear();
+      assertEquals(0, memory.reservedBytes(), "round " + round);
+      assertEquals(0, memory.blocks(), "round " + round);
+    }
+  }
+
+  @Test
+  void javaNiosCountOfTheBlocksGoesBackDownWhenTheyAreFreed() {
+    DirectMemory memory = new DirectMemory(1L << 30, new DirectBufferBlocks());
     int bytes = 64 << 20;
     long before = directBytesUsed();
     ByteBuffer job = memory.allocate(bytes);
@@ -56,9 +91,28 @@ class DirectMemoryTest {
     assertTrue(Math.abs(after) < 1 << 20, "left " + after);
   }
 
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("sources")
+  void aFreedBlockGoesBackToTheSystemAtOnce(String name, NativeBlocks source) throws IOException {
+    DirectMemory memory = new DirectMemory(1L << 30, source);
+    int bytes = 128 << 20;
+    long before = rssBytes();
+    ByteBuffer block = memory.allocate(bytes);
+    for (int i = 0; i < bytes; i += 4096) {
+      block.put(i, (byte) 1);
+    }
+    long written = rssBytes() - before;
+    memory.free(block);
+    long after = rssBytes() - before;
+    assertTrue(written > 100 << 20, "resident once written: " + written);
+    // A block this large is its own mmap in libc, unmapped by free.
+    assertTrue(after < 16 << 20, "resident after the free: " + after);
+  }
+
   @Test
   void anUntouchedBlockTakesNoMemoryUntilItIsWritten() throws IOException {
-    DirectMemory memory = new DirectMemory(1L << 30, true);
+    assumeTrue(new DirectMemory().isUntouched(), "Java before 22: blocks are zeroed ahead");
+    DirectMemory memory = new DirectMemory();
     int bytes = 128 << 20;
     long before = rssBytes();
     ByteBuffer block = memory.allocate(bytes);
@@ -73,22 +127,41 @@ class DirectMemoryTest {
     assertTrue(written > 100 << 20, "resident once written: " + written);
   }
 
-  @Test
-  void theIndexAndHeapsBlocksAreZeroedWhateverTheMemoryHeldBefore() {
-    DirectMemory memory = new DirectMemory(1L << 30, true);
-    int bytes = 64 * 1024;
-    for (int round = 0; round < 8; round++) {
-      ByteBuffer dirty = memory.allocate(bytes);
-      for (int i = 0; i < bytes; i++) {
-        dirty.put(i, (byte) 0xA5);
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("sources")
+  void theIndexAndHeapsBlocksAreZeroedWhateverTheMemoryHeldBefore(String name, NativeBlocks source) {
+    DirectMemory memory = new DirectMemory(1L << 30, source);
+    // Small blocks come back from libc's free lists, large ones from mmap: both are checked.
+    for (int bytes : new int[] {64 * 1024, 4 << 20}) {
+      for (int round = 0; round < 8; round++) {
+        ByteBuffer dirty = memory.allocate(bytes);
+        for (int i = 0; i < bytes; i++) {
+          dirty.put(i, (byte) 0xA5);
+        }
+        memory.free(dirty);
+        ByteBuffer index = memory.allocateOverLimit(bytes);
+        for (int i = 0; i < bytes; i++) {
+          if (index.get(i) != 0) {
+            assertEquals(0, index.get(i), "byte " + i + " of " + bytes);
+          }
+        }
+        memory.free(index);
       }
-      memory.free(dirty);
-      ByteBuffer index = memory.allocateOverLimit(bytes);
-      for (int i = 0; i < bytes; i++) {
-        assertEquals(0, index.get(i), "byte " + i);
-      }
-      memory.free(index);
     }
+  }
+
+  /** Every implementation this JVM can run: allocateDirect always, the foreign one from Java 22. */
+  static Stream<Arguments> sources() {
+    List<Arguments> sources = new ArrayList<>();
+    sources.add(Arguments.of("allocateDirect", new DirectBufferBlocks()));
+    if (Runtime.version().feature() >= ForeignBlocks.FIRST_FEATURE) {
+      try {
+        sources.add(Arguments.of("foreign", new ForeignBlocks()));
+      } catch (ReflectiveOperationException e) {
+        throw new AssertionError(e);
+      }
+    }
+    return sources.stream();
   }
 
   private static long directBytesUsed() {

@@ -1,0 +1,188 @@
+package io.github.vertxbeanstalkd.store;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Array;
+import java.lang.reflect.Method;
+import java.nio.Buffer;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Optional;
+
+/**
+ * Blocks from the C library's malloc (job blocks, not zeroed) and calloc (zeroed blocks), given back
+ * with free, all called through the Foreign Function &amp; Memory API of Java 22 and later
+ * ({@code java.lang.foreign}: a downcall handle per function from {@code Linker.nativeLinker()}) and
+ * wrapped as {@code MemorySegment.ofAddress(address).reinterpret(bytes).asByteBuffer()}.
+ *
+ * <p>Not zeroing matters: {@code allocateDirect} (and {@code Arena.allocate}) write zeros over a
+ * whole block before returning it, and every 4 KiB written is a first-touch page fault: a job page
+ * of 1.5 MiB cost the engine's turn that made it 1.4-3.3 ms here, the put c=50 p99.9 of 9 ms. A
+ * malloc of 1 MiB takes about 12 us; its pages fault in as the writes that fill it come, a few per
+ * turn, as beanstalkd's malloc'd jobs do. calloc zeroes only what is not fresh from the system (a
+ * large block comes from mmap, already zeros, untouched).
+ *
+ * <p>The build targets Java 17, where {@code java.lang.foreign} does not exist, so every type of it
+ * is reached by reflection, once, here; what is called afterwards are method handles of primitive
+ * and {@link ByteBuffer} types only: malloc (long)long, calloc (long, long)long, free (long)void.
+ * Pointers and size_t are passed as Java longs, which needs a 64-bit address (checked). Linking
+ * and {@code reinterpret} are restricted methods: the jar's manifest has {@code
+ * Enable-Native-Access: ALL-UNNAMED} and conf/jvm.options {@code --enable-native-access=ALL-UNNAMED};
+ * without either, Java 22-25 print a warning and go on, and a JVM that denies native access makes
+ * the constructor throw (then {@link DirectBufferBlocks} are used).
+ *
+ * <p>These blocks are outside java.nio's count of direct memory: -XX:MaxDirectMemorySize bounds
+ * them only through {@link DirectMemory}'s own limit (3/4 of it).
+ */
+final class ForeignBlocks extends NativeBlocks {
+  /** The Java release whose java.lang.foreign is final (JEP 454). */
+  static final int FIRST_FEATURE = 22;
+
+  private final MethodHandle malloc;
+  private final MethodHandle calloc;
+  private final MethodHandle free;
+  /** (long address, long bytes)ByteBuffer. */
+  private final MethodHandle wrap;
+  /** (ByteBuffer)long: the address of the buffer's position. */
+  private final MethodHandle addressAtPosition;
+
+  /** Throws when this JVM has no usable java.lang.foreign (before 22, or native access denied). */
+  ForeignBlocks() throws ReflectiveOperationException {
+    Class<?> linkerClass = Class.forName("java.lang.foreign.Linker");
+    Class<?> optionClass = Class.forName("java.lang.foreign.Linker$Option");
+    Class<?> symbolLookupClass = Class.forName("java.lang.foreign.SymbolLookup");
+    Class<?> layoutClass = Class.forName("java.lang.foreign.MemoryLayout");
+    Class<?> valueLayoutClass = Class.forName("java.lang.foreign.ValueLayout");
+    Class<?> descriptorClass = Class.forName("java.lang.foreign.FunctionDescriptor");
+    Class<?> segmentClass = Class.forName("java.lang.foreign.MemorySegment");
+
+    Object address = valueLayoutClass.getField("ADDRESS").get(null);
+    long addressBytes = (long) layoutClass.getMethod("byteSize").invoke(address);
+    if (addressBytes != Long.BYTES) {
+      throw new UnsupportedOperationException("addresses of " + addressBytes + " bytes");
+    }
+    Object javaLong = valueLayoutClass.getField("JAVA_LONG").get(null);
+    Object linker = linkerClass.getMethod("nativeLinker").invoke(null);
+    Object libc = linkerClass.getMethod("defaultLookup").invoke(linker);
+    Method find = symbolLookupClass.getMethod("find", String.class);
+    Method of = descriptorClass.getMethod("of", layoutClass, layoutClass.arrayType());
+    Method ofVoid = descriptorClass.getMethod("ofVoid", layoutClass.arrayType());
+    Method downcallHandle = linkerClass.getMethod("downcallHandle", segmentClass, descriptorClass,
+        optionClass.arrayType());
+    Object noOptions = Array.newInstance(optionClass, 0);
+
+    Object longToLong = of.invoke(null, javaLong, layouts(layoutClass, javaLong));
+    Object longLongToLong = of.invoke(null, javaLong, layouts(layoutClass, javaLong, javaLong));
+    Object longToVoid = ofVoid.invoke(null, layouts(layoutClass, javaLong));
+    malloc = (MethodHandle) downcallHandle.invoke(linker, symbol(find, libc, "malloc"), longToLong, noOptions);
+    calloc = (MethodHandle) downcallHandle.invoke(linker, symbol(find, libc, "calloc"), longLongToLong, noOptions);
+    free = (MethodHandle) downcallHandle.invoke(linker, symbol(find, libc, "free"), longToVoid, noOptions);
+
+    MethodHandles.Lookup lookup = MethodHandles.lookup();
+    MethodHandle ofAddress = lookup.findStatic(segmentClass, "ofAddress", MethodType.methodType(segmentClass, long.class));
+    MethodHandle reinterpret = lookup.findVirtual(segmentClass, "reinterpret",
+        MethodType.methodType(segmentClass, long.class));
+    MethodHandle asByteBuffer = lookup.findVirtual(segmentClass, "asByteBuffer", MethodType.methodType(ByteBuffer.class));
+    wrap = MethodHandles.filterReturnValue(MethodHandles.filterArguments(reinterpret, 0, ofAddress), asByteBuffer);
+    MethodHandle ofBuffer = lookup.findStatic(segmentClass, "ofBuffer", MethodType.methodType(segmentClass, Buffer.class));
+    MethodHandle segmentAddress = lookup.findVirtual(segmentClass, "address", MethodType.methodType(long.class));
+    addressAtPosition = MethodHandles.filterReturnValue(ofBuffer, segmentAddress)
+        .asType(MethodType.methodType(long.class, ByteBuffer.class));
+
+    // One block made and given back now, so that a JVM denying native access (reinterpret is
+    // restricted too) is found here, at start, not on the first put.
+    free(allocateZeroed(8));
+  }
+
+  private static Object layouts(Class<?> layoutClass, Object... layouts) {
+    Object array = Array.newInstance(layoutClass, layouts.length);
+    for (int i = 0; i < layouts.length; i++) {
+      Array.set(array, i, layouts[i]);
+    }
+    return array;
+  }
+
+  private static Object symbol(Method find, Object lookup, String name) throws ReflectiveOperationException {
+    Optional<?> symbol = (Optional<?>) find.invoke(lookup, name);
+    return symbol.orElseThrow(() -> new UnsupportedOperationException("no " + name + " in the C library"));
+  }
+
+  @Override
+  String description() {
+    return "malloc/calloc/free through the Foreign Function & Memory API; job pages are not zeroed ahead";
+  }
+
+  @Override
+  boolean isUntouched() {
+    return true;
+  }
+
+  @Override
+  boolean isCountedByJavaNio() {
+    return false;
+  }
+
+  @Override
+  ByteBuffer allocate(int bytes) {
+    long address;
+    try {
+      address = (long) malloc.invokeExact((long) Math.max(1, bytes));
+    } catch (Throwable e) {
+      throw rethrown(e);
+    }
+    return wrapped(address, bytes);
+  }
+
+  @Override
+  ByteBuffer allocateZeroed(int bytes) {
+    long address;
+    try {
+      address = (long) calloc.invokeExact(1L, (long) Math.max(1, bytes));
+    } catch (Throwable e) {
+      throw rethrown(e);
+    }
+    return wrapped(address, bytes);
+  }
+
+  private ByteBuffer wrapped(long address, int bytes) {
+    if (address == 0) {
+      throw new OutOfMemoryError("malloc of " + bytes + " bytes failed");
+    }
+    try {
+      return ((ByteBuffer) wrap.invokeExact(address, (long) bytes)).order(ByteOrder.nativeOrder());
+    } catch (Throwable e) {
+      freeAddress(address);
+      throw rethrown(e);
+    }
+  }
+
+  @Override
+  void free(ByteBuffer block) {
+    long address;
+    try {
+      address = (long) addressAtPosition.invokeExact(block) - block.position();
+    } catch (Throwable e) {
+      throw rethrown(e);
+    }
+    freeAddress(address);
+  }
+
+  private void freeAddress(long address) {
+    try {
+      free.invokeExact(address);
+    } catch (Throwable e) {
+      throw rethrown(e);
+    }
+  }
+
+  private static RuntimeException rethrown(Throwable e) {
+    if (e instanceof RuntimeException runtime) {
+      throw runtime;
+    }
+    if (e instanceof Error error) {
+      throw error;
+    }
+    throw new IllegalStateException(e);
+  }
+}
