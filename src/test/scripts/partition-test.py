@@ -223,12 +223,30 @@ def check_environment():
     run("ip", "netns", "del", probe, check=False)
 
 
+def runs_alive():
+    """The run ids whose script is still running (its marker names its pid, and that pid is this script)."""
+    alive = set()
+    for d in glob.glob(os.path.join(tempfile.gettempdir(), "partition-test-*")):
+        try:
+            with open(os.path.join(d, MARKER)) as f:
+                owner, pid = f.read().split()
+            with open("/proc/%d/cmdline" % int(pid), "rb") as f:
+                if b"partition-test" in f.read():
+                    alive.add(owner)
+        except (OSError, ValueError):
+            continue
+    return alive
+
+
 def cleanup_leftovers(run_id=None):
-    """Removes what runs of this script left (all of them, or run `run_id`'s): their processes, by
-    pid, found in their namespaces; the namespaces with their links; their directories."""
+    """Removes what runs of this script left (every run whose script is gone, or run `run_id`'s):
+    their processes, by pid, found in their namespaces; the namespaces with their links; their
+    directories."""
     tag = PREFIX + (run_id + "-" if run_id else "")
+    skip = set() if run_id else runs_alive()
     listed = run("ip", "netns", "list", check=False).stdout.split("\n")
-    names = [line.split()[0] for line in listed if line.startswith(tag)]
+    names = [line.split()[0] for line in listed if line.startswith(tag)
+             and line.split()[0][len(PREFIX):].split("-")[0] not in skip]
     removed = {"namespaces": [], "pids": [], "dirs": []}
     for ns in names:
         pids = run("ip", "netns", "pids", ns, check=False).stdout.split()
@@ -256,7 +274,8 @@ def cleanup_leftovers(run_id=None):
                 owner = f.read().strip()
         except OSError:
             continue
-        if run_id is None or owner == run_id:
+        owner = owner.split()[0] if owner.split() else owner
+        if (run_id is None and owner not in skip) or owner == run_id:
             shutil.rmtree(d, ignore_errors=True)
             removed["dirs"].append(d)
     return removed
@@ -738,11 +757,20 @@ def attribute(result, stale, faults):
                               ("deleted_came_back", d["deleted_came_back"], lambda x: x["deleted_at"]),
                               ("ids_issued_twice", d["ids_issued_twice"], lambda x: max(x["acked_at"]))):
         for x in items:
-            rec = owner(when(x))
+            at = when(x)
+            rec = owner(at)
             if rec is None:
                 before[kind] += 1
             else:
                 rec[kind] += 1
+                # When the first and last of them were acknowledged: which stage of the fault.
+                span = rec.setdefault(kind + "_acked_between", [at, at])
+                span[0], span[1] = min(span[0], at), max(span[1], at)
+    for rec in faults:
+        for kind in ("lost", "deleted_came_back", "ids_issued_twice"):
+            span = rec.get(kind + "_acked_between")
+            if span and "start" in rec:
+                rec[kind + "_acked_between"] = ["%+.2f s" % (t - rec["start"]) for t in span]
     for x in stale:
         rec = owner(x.pop("sent_at"))
         if rec is not None:
@@ -842,7 +870,8 @@ def parse_args(argv):
     p.add_argument("--logs-dir", default=None, help="copy the nodes' logs here before the directory is removed")
     p.add_argument("--keep-dir", action="store_true", help="keep the nodes' directories (the namespaces go anyway)")
     p.add_argument("--cleanup", action="store_true",
-                   help="remove what earlier runs left (namespaces bpt-*, their processes, directories), then exit")
+                   help="remove what earlier runs left (namespaces bpt-*, their processes, directories; not those of a"
+                        " run still going, unless named by --run-id), then exit")
     args = p.parse_args(argv)
     if args.run_id is not None and not re.fullmatch(r"[0-9a-f]{4,8}", args.run_id):
         p.error("--run-id: 4 to 8 hex digits")
@@ -921,7 +950,7 @@ def main(argv):
         check_environment()
         workdir = tempfile.mkdtemp(prefix="partition-test-%s-" % run_id)
         with open(os.path.join(workdir, MARKER), "w") as f:
-            f.write(run_id)
+            f.write("%s %d" % (run_id, os.getpid()))
         net = Network(run_id)
         net.create()
         with open(args.cluster_config) as f:
