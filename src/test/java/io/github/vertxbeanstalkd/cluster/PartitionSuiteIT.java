@@ -53,7 +53,9 @@ class PartitionSuiteIT {
     try {
       boolean finished = script.waitFor(RUN_LIMIT_SECONDS, TimeUnit.SECONDS);
       if (!finished) {
-        // SIGTERM: the script ends its nodes and removes its namespaces before it exits.
+        // SIGTERM: the script ends its nodes and removes its namespaces before it exits. `python3`
+        // may be a wrapper (pyenv's shim) with the script's interpreter below it: that one too.
+        script.descendants().filter(PartitionSuiteIT::isTheScript).forEach(ProcessHandle::destroy);
         script.destroy();
         if (!script.waitFor(60, TimeUnit.SECONDS)) {
           script.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
@@ -68,6 +70,10 @@ class PartitionSuiteIT {
       // Whatever the script could not remove (it was killed): this run's namespaces, processes, directory.
       succeeds(List.of("python3", SCRIPT.toString(), "--cleanup", "--run-id", runId));
     }
+  }
+
+  private static boolean isTheScript(ProcessHandle process) {
+    return process.info().commandLine().map(line -> line.contains(SCRIPT.getFileName().toString())).orElse(false);
   }
 
   private static boolean isRoot() {
