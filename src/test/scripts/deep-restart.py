@@ -53,8 +53,11 @@ def first_answer(port, proc, deadline_s):
         if proc.poll() is not None:
             return None, None
         try:
-            with socket.create_connection(("127.0.0.1", port), timeout=30) as s:
+            # A short connect timeout: a server that listens but does not accept yet (beanstalkd
+            # replays after binding) lets the handshake wait in the backlog or drops the SYN.
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5) as s:
                 connected = time.monotonic() - t0
+                s.settimeout(deadline_s)
                 s.sendall(b"stats\r\n")
                 data = b""
                 while b"\r\n" not in data or len(data) < header_len(data):
@@ -116,7 +119,7 @@ def run_one(kind, args, out):
     log = os.path.join(out, f"{kind}-{int(time.time())}.log")
     conf = json.dumps({"port": port, "http": {"enabled": False}, "binlog": {"dir": data}})
     if kind == "ours":
-        base = ["java", "@conf/jvm.options", "-jar", args.jar, "-conf", conf]
+        base = [args.java, "@conf/jvm.options", "-jar", args.jar, "-conf", conf]
     else:
         base = ["beanstalkd", "-l", "127.0.0.1", "-p", str(port), "-b", data]
     try:
@@ -129,7 +132,7 @@ def run_one(kind, args, out):
         fill_s = time.monotonic() - t0
         kill(proc)
         gc = os.path.join(out, f"gc-{kind}-{int(time.time())}.log")
-        cmd = base if kind != "ours" else ["java", "@conf/jvm.options", f"-Xlog:gc:file={gc}", "-jar", args.jar,
+        cmd = base if kind != "ours" else [args.java, "@conf/jvm.options", f"-Xlog:gc:file={gc}", "-jar", args.jar,
                                            "-conf", conf]
         proc = start(cmd, log)
         took, stats = first_answer(port, proc, args.deadline)
@@ -162,6 +165,7 @@ def rss_mib(pid):
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--jar", default="target/vertx-beanstalkd.jar")
+    p.add_argument("--java", default="java", help="the java that runs our server (JDK 17 or 25)")
     p.add_argument("--jobs", type=int, default=5_000_000)
     p.add_argument("--size", type=int, default=100)
     p.add_argument("--rounds", type=int, default=1)

@@ -18,7 +18,10 @@ final class CollectedJobs implements ReplayTarget {
 
   @Override
   public void snapshot(JobSnapshot job, long segment, int frameBytes) {
-    live.put(job.id(), new Based(job, segment, frameBytes));
+    // The body is lent from the segment's bytes: kept, it gets an array of its own.
+    JobSnapshot kept = new JobSnapshot(job.id(), job.tube(), job.state(), job.priority(), job.delaySeconds(),
+        job.readyAtEpochMillis(), job.ttrSeconds(), job.createdEpochMillis(), job.counters(), job.body().toArray());
+    live.put(job.id(), new Based(kept, segment, frameBytes));
   }
 
   @Override

@@ -108,6 +108,18 @@ final class RecordCodec {
    * Never throws on bad input: damage is an outcome, not a bug.
    */
   static Frame read(byte[] data, int offset, int end) {
+    return read(data, offset, end, false);
+  }
+
+  /**
+   * {@link #read}, but a job's body is lent from {@code data} ({@link SnapshotBody#lent}) instead
+   * of copied: for a replay, whose target stores each body before {@code data} changes.
+   */
+  static Frame readLendingBodies(byte[] data, int offset, int end) {
+    return read(data, offset, end, true);
+  }
+
+  private static Frame read(byte[] data, int offset, int end, boolean isBodyLent) {
     if (end - offset < FRAME_HEADER_BYTES) {
       return Frame.incomplete("only " + (end - offset) + " bytes left for a record header");
     }
@@ -128,7 +140,7 @@ final class RecordCodec {
       return Frame.damaged("checksum mismatch");
     }
     b.position(FRAME_HEADER_BYTES + 1).limit(FRAME_HEADER_BYTES + length);
-    BinlogRecord r = decode(type, b);
+    BinlogRecord r = decode(type, b, isBodyLent ? data : null, offset);
     return r == null ? Frame.damaged("inconsistent payload of record type " + type)
         : Frame.of(r, FRAME_HEADER_BYTES + length);
   }
@@ -171,7 +183,8 @@ final class RecordCodec {
     return JOB_FIXED_BYTES + tubeLength + Integer.toUnsignedLong(ByteBuffer.wrap(data).getInt((int) bodyAt));
   }
 
-  private static BinlogRecord decode(byte type, ByteBuffer b) {
+  /** @param lender the array {@code b} is a slice of, from {@code offset}, to lend a job's body from; or null */
+  private static BinlogRecord decode(byte type, ByteBuffer b, byte[] lender, int offset) {
     long id = b.getLong();
     switch (type) {
       case HIGH_WATER:
@@ -187,11 +200,11 @@ final class RecordCodec {
       case RESERVE:
         return new Reserve(id, counters(b));
       default:
-        return decodeJob(id, b);
+        return decodeJob(id, b, lender, offset);
     }
   }
 
-  private static JobSnapshot decodeJob(long id, ByteBuffer b) {
+  private static JobSnapshot decodeJob(long id, ByteBuffer b, byte[] lender, int offset) {
     SnapshotState state = SnapshotState.ofCode(b.get());
     int priority = b.getInt();
     int delaySeconds = b.getInt();
@@ -208,8 +221,14 @@ final class RecordCodec {
     if (bodyLength != b.remaining()) {
       return null;
     }
-    byte[] body = new byte[bodyLength];
-    b.get(body);
+    SnapshotBody body;
+    if (lender != null) {
+      body = SnapshotBody.lent(lender, offset + b.position(), bodyLength);
+    } else {
+      byte[] copy = new byte[bodyLength];
+      b.get(copy);
+      body = SnapshotBody.of(copy);
+    }
     return new JobSnapshot(id, new String(tube, StandardCharsets.ISO_8859_1), state, priority,
         delaySeconds, readyAt, ttrSeconds, created, counters, body);
   }

@@ -125,7 +125,8 @@ public final class Replay {
       ledger.open(index, 0);
     }
     while (p < end) {
-      RecordCodec.Frame f = RecordCodec.read(data, p, end);
+      // Bodies are lent from the segment's bytes: the target stores each one before the next segment.
+      RecordCodec.Frame f = RecordCodec.readLendingBodies(data, p, end);
       if (f.record() != null) {
         apply(f.record(), index, f.frameBytes());
         recordsRead++;

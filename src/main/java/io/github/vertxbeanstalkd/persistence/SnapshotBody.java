@@ -28,6 +28,42 @@ public interface SnapshotBody {
     return new Bytes(body);
   }
 
+  /**
+   * Bytes {@code [offset, offset + length)} of {@code data}, not a copy: for a replay, whose target
+   * copies the body into the store before the array is read again. Never to be kept.
+   */
+  static SnapshotBody lent(byte[] data, int offset, int length) {
+    return new Lent(data, offset, length);
+  }
+
+  /** A body lent from the array a replay read a segment into. */
+  final class Lent implements SnapshotBody {
+    private final byte[] data;
+    private final int offset;
+    private final int length;
+
+    private Lent(byte[] data, int offset, int length) {
+      this.data = data;
+      this.offset = offset;
+      this.length = length;
+    }
+
+    @Override
+    public int length() {
+      return length;
+    }
+
+    @Override
+    public void copyTo(ByteBuffer target) {
+      target.put(data, offset, length);
+    }
+
+    @Override
+    public byte[] toArray() {
+      return Arrays.copyOfRange(data, offset, offset + length);
+    }
+  }
+
   /** A body held in an array of its own. */
   final class Bytes implements SnapshotBody {
     private final byte[] body;
