@@ -143,6 +143,21 @@ final class JobTable {
     return ids;
   }
 
+  /**
+   * The first slot from {@code from} on that may hold a job, or {@link #NONE} past the last: with
+   * {@link #isLive}, a walk over the jobs in slot order. A job never changes slot, so one live for
+   * the whole walk is met exactly once.
+   */
+  int nextSlot(int from) {
+    int j = records.nextTouched(from);
+    return j < 0 ? NONE : j;
+  }
+
+  /** Whether slot {@code j}, one {@link #nextSlot} gave, holds a job now (a freed slot is in no job's index entry). */
+  boolean isLive(int j) {
+    return index.get(id(j)) == j;
+  }
+
   /** The slot of the job with that id, or {@link #NONE}. */
   int find(long id) {
     return index.get(id);
