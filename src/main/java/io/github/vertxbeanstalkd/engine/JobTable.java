@@ -133,16 +133,6 @@ final class JobTable {
     return j;
   }
 
-  /** The ids of every live job, in no order, taken at once. */
-  long[] liveIds() {
-    int[] slots = index.slots();
-    long[] ids = new long[slots.length];
-    for (int i = 0; i < slots.length; i++) {
-      ids[i] = id(slots[i]);
-    }
-    return ids;
-  }
-
   /**
    * The first slot from {@code from} on that may hold a job, or {@link #NONE} past the last: with
    * {@link #isLive}, a walk over the jobs in slot order. A job never changes slot, so one live for

@@ -15,15 +15,18 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A standby's side of log shipping: it subscribes to whoever is primary, takes the copy (its own
- * jobs dropped first, so a node that was primary never keeps a diverged tail), then applies every
- * batch of changes, in order, to its engine and its own binlog, and answers with what it applied.
- * It refuses a batch of a term older than the newest it has seen. Runs on the replication node's
- * context.
+ * jobs dropped first, so a node that was primary never keeps a diverged tail; then the slices and
+ * the changes logged meanwhile, in the primary's order) or resumes, then applies every batch of
+ * changes, in order, to its engine and its own binlog, and answers with what it applied. It holds
+ * a complete copy only once the copy's last slice is applied. It refuses a batch of a term older
+ * than the newest it has seen. Runs on the replication node's context.
  */
 final class Follower implements Candidacy.Stream {
   private static final Logger log = LoggerFactory.getLogger(Follower.class);
   /** Without a batch or heartbeat for this long, the standby subscribes again. */
   private static final long SILENCE_NANOS = 3_000_000_000L;
+  /** Jobs dropped in one engine turn before a copy: the engine stays responsive at any depth. */
+  private static final int DROP_JOBS_PER_TURN = 20_000;
 
   /** Hears how the standby stands. */
   interface Listener {
@@ -50,7 +53,12 @@ final class Follower implements Candidacy.Stream {
   /** The cluster node id of the primary followed, as it answered the subscription. */
   private String followedNode;
   private long applied;
-  private long appliedBytes;
+  /** The offset in the followed term's stream of frames applied so far; -1 until a batch says it. */
+  private long appliedBytes = -1;
+  /** Between a copy's RESET and its last slice: the jobs held are not a copy of anything yet. */
+  private boolean isCopying;
+  /** Batches received and not yet applied: a standby busy applying is not one whose primary went silent. */
+  private int unappliedBatches;
   private volatile long lastHeardNanos;
   /** When this node last said that no primary answered its subscription. */
   private long lastUnansweredLogNanos = System.nanoTime();
@@ -173,7 +181,8 @@ final class Follower implements Candidacy.Stream {
 
   /** Every few hundred milliseconds: a primary that went silent is looked for again. */
   void tick() {
-    if (isActive && !isSubscribing && (followedTerm < 0 || System.nanoTime() - lastHeardNanos > SILENCE_NANOS)) {
+    if (isActive && !isSubscribing && (followedTerm < 0
+        || (unappliedBatches == 0 && System.nanoTime() - lastHeardNanos > SILENCE_NANOS))) {
       subscribe();
     }
     keepPosition();
@@ -215,6 +224,7 @@ final class Follower implements Candidacy.Stream {
       return;
     }
     isSubscribing = true;
+    appliedBytes = -1;
     listener.syncing();
     JsonObject hello = new JsonObject().put("node", addresses.node()).put("term", newestTerm);
     if (copiedTerm >= 0) {
@@ -272,8 +282,11 @@ final class Follower implements Candidacy.Stream {
       return;
     }
     lastHeardNanos = System.nanoTime();
+    unappliedBatches++;
     // One batch after the other, whatever the engine's answers take.
     work = work.transform(v -> apply(batch)).onComplete(r -> {
+      unappliedBatches--;
+      lastHeardNanos = System.nanoTime();
       if (r.succeeded()) {
         message.reply(Batch.ack(batch.term(), applied));
       } else {
@@ -289,43 +302,67 @@ final class Follower implements Candidacy.Stream {
       case Batch.RESET -> {
         listener.syncing();
         copiedTerm = -1;
+        isCopying = true;
         written = null;
         applied = batch.first();
-        appliedBytes = 0;
-        // The position goes before the jobs it describes: a crash in between must not resume from it.
+        appliedBytes = -1;
+        // The position goes before the jobs it describes: a crash in between must not resume from
+        // it, and a node that dies in the middle of a copy starts it over when it comes back.
         Future<Void> forgotten = positions == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {
           positions.delete();
           return null;
         });
         return forgotten.compose(v -> engine.run(port -> {
           port.follow();
-          port.dropAllJobs();
           return null;
-        })).mapEmpty();
+        })).compose(v -> dropJobsFrom(0));
       }
-      case Batch.COPY -> {
-        applied = batch.first();
-        appliedBytes = batch.logged();
-        return applyRecords(batch.records());
+      case Batch.COPY, Batch.COPY_END -> {
+        if (!isCopying) {
+          return Future.failedFuture("a copy's slice outside a copy");
+        }
+        return applyRecords(batch.records()).onSuccess(v -> {
+          applied = batch.first();
+          appliedBytes = batch.logged();
+          if (batch.kind() == Batch.COPY_END) {
+            isCopying = false;
+            copiedTerm = batch.term();
+            appliedVolatile = applied;
+            listener.following(batch.term(), 0);
+          }
+        });
       }
       default -> {
-        if (batch.frames().length() == 0 || batch.last() <= applied) {
-          // A heartbeat, or a batch the copy already holds: the copy is complete.
-          copiedTerm = batch.term();
-          appliedVolatile = applied;
-          listener.following(batch.term(), Math.max(0, batch.logged() - appliedBytes));
+        if (batch.frames().length() == 0) {
+          // A heartbeat.
+          if (!isCopying && copiedTerm == batch.term()) {
+            listener.following(batch.term(), appliedBytes < 0 ? 0 : Math.max(0, batch.logged() - appliedBytes));
+          }
           return Future.succeededFuture();
+        }
+        long startsAt = batch.logged() - batch.frames().length();
+        if (appliedBytes >= 0 && startsAt != appliedBytes) {
+          // The stream must come whole and in order: anything else and this node subscribes again.
+          return Future.failedFuture("a batch from offset " + startsAt + " after offset " + appliedBytes);
         }
         List<BinlogRecord> records = batch.records();
         return applyRecords(records).onSuccess(v -> {
           applied = batch.last();
-          appliedVolatile = applied;
-          copiedTerm = batch.term();
-          appliedBytes += batch.frames().length();
-          listener.following(batch.term(), Math.max(0, batch.logged() - appliedBytes));
+          appliedBytes = batch.logged();
+          if (!isCopying) {
+            appliedVolatile = applied;
+            copiedTerm = batch.term();
+            listener.following(batch.term(), 0);
+          }
         });
       }
     }
+  }
+
+  /** Drops this node's jobs a turn's worth at a time, from slot {@code cursor} on. */
+  private Future<Void> dropJobsFrom(int cursor) {
+    return engine.run(port -> port.dropJobs(cursor, DROP_JOBS_PER_TURN))
+        .compose(next -> next < 0 ? Future.succeededFuture() : dropJobsFrom(next));
   }
 
   private Future<Void> applyRecords(List<BinlogRecord> records) {

@@ -2,6 +2,7 @@ package io.github.vertxbeanstalkd.replication;
 
 import com.hazelcast.core.HazelcastInstance;
 import io.github.vertxbeanstalkd.bus.ClusterNodes;
+import io.github.vertxbeanstalkd.bus.CopySlice;
 import io.github.vertxbeanstalkd.bus.EngineAddress;
 import io.github.vertxbeanstalkd.bus.GroupState;
 import io.github.vertxbeanstalkd.bus.GroupStatus;
@@ -91,6 +92,7 @@ public final class ReplicationNode extends VerticleBase {
           + "conf/cluster-group.xml", true));
     }
     LocalCodec.register(vertx, ChangeOutbox.Changes.class);
+    LocalCodec.register(vertx, CopySlice.class);
     cluster = ClusterNodes.of(vertx);
     clusterNodeId = cluster.localNodeId();
     // The Vert.x node id, not Hazelcast's member id: a member merged back after a split (a pause, a
@@ -130,9 +132,15 @@ public final class ReplicationNode extends VerticleBase {
     candidacy = new Candidacy(vertx, config.group(), follower, lock, () -> isFollowing);
     publish();
     return Future.all(
-            vertx.eventBus().<ChangeOutbox.Changes>localConsumer(changes, msg -> {
-              if (shipper != null) {
-                shipper.onChanges(msg.body());
+            // Changes and copy slices through one consumer: the order the engine produced them in.
+            vertx.eventBus().<Object>localConsumer(changes, msg -> {
+              if (shipper == null) {
+                return;
+              }
+              if (msg.body() instanceof ChangeOutbox.Changes c) {
+                shipper.onChanges(c);
+              } else if (msg.body() instanceof CopySlice slice) {
+                shipper.onCopySlice(slice);
               }
             }).completion(),
             vertx.eventBus().<JsonObject>consumer(addresses.announcements(), msg -> onAnnouncement(msg.body()))
