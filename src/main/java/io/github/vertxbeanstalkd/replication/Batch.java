@@ -53,7 +53,7 @@ record Batch(byte kind, long term, long first, long last, long logged, Buffer fr
     return RecordFrames.decode(bytes, 0, bytes.length);
   }
 
-  /** A standby's answer: the last sequence it applied, under {@code term}. */
+  /** A standby's answer: the offset it applied the stream up to, under {@code term}. */
   static Buffer ack(long term, long applied) {
     return Buffer.buffer(16).appendLong(term).appendLong(applied);
   }

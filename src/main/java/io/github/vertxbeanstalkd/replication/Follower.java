@@ -27,6 +27,8 @@ final class Follower implements Candidacy.Stream {
   private static final long SILENCE_NANOS = 3_000_000_000L;
   /** Jobs dropped in one engine turn before a copy: the engine stays responsive at any depth. */
   private static final int DROP_JOBS_PER_TURN = 20_000;
+  /** The frames a standby keeps of what it applied, for the standbys that may resume on it once it takes over. */
+  private static final long RECEIVED_BYTES = 16L << 20;
 
   /** Hears how the standby stands. */
   interface Listener {
@@ -45,16 +47,21 @@ final class Follower implements Candidacy.Stream {
   /** The position last written to {@link #positions}, and whether a write is under way. */
   private PositionFile.Position written;
   private boolean isWritingPosition;
-  /** This node's own binlog sequence after it applied up to {@link #applied}. */
+  /** This node's own binlog sequence after it applied up to {@link #appliedBytes}. */
   private long ownSequence;
   private boolean isActive;
   private long newestTerm;
   private long followedTerm = -1;
   /** The cluster node id of the primary followed, as it answered the subscription. */
   private String followedNode;
-  private long applied;
-  /** The offset in the followed term's stream of frames applied so far; -1 until a batch says it. */
+  /**
+   * How far this node applied the history of {@link #copiedTerm} (or of the copy under way), as an
+   * offset in its stream of frames; -1 while it knows none. Offsets go on across a take-over (see
+   * {@link PriorStream}), so a position means the same on every node that holds that history.
+   */
   private long appliedBytes = -1;
+  /** The frames applied since the last complete copy, up to a bound: this node's {@link PriorStream} if it takes over. */
+  private Backlog received;
   /** Between a copy's RESET and its last slice: the jobs held are not a copy of anything yet. */
   private boolean isCopying;
   /** Batches received and not yet applied: a standby busy applying is not one whose primary went silent. */
@@ -91,19 +98,34 @@ final class Follower implements Candidacy.Stream {
     return vertx.executeBlocking(positions::read).onSuccess(p -> {
       if (p != null) {
         copiedTerm = p.term();
-        applied = p.sequence();
-        appliedVolatile = applied;
+        appliedBytes = p.offset();
+        appliedVolatile = appliedBytes;
+        received = new Backlog(RECEIVED_BYTES, appliedBytes);
         written = p;
         sawTerm(p.term());
-        log.info("replication: this node applied the stream of term {} up to sequence {} before it stopped",
-            p.term(), p.sequence());
+        log.info("replication: this node applied the stream of term {} up to offset {} before it stopped",
+            p.term(), p.offset());
       }
     }).mapEmpty();
+  }
+
+  /**
+   * What this node holds of the stream it followed, for it to take over with: the term, the offset,
+   * and the frames it kept; {@link PriorStream#NONE} when it holds no complete copy.
+   */
+  PriorStream priorStream() {
+    if (copiedTerm < 0 || isCopying || appliedBytes < 0) {
+      return PriorStream.NONE;
+    }
+    return new PriorStream(copiedTerm, appliedBytes,
+        received != null && received.endsAt() == appliedBytes ? received.entries() : java.util.List.of());
   }
 
   /** This node takes over: its log is its own from now on, so it no longer holds a copy of another's stream. */
   Future<Void> forgetCopy() {
     copiedTerm = -1;
+    appliedBytes = -1;
+    received = null;
     written = null;
     return positions == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {
       positions.delete();
@@ -137,7 +159,7 @@ final class Follower implements Candidacy.Stream {
     return lastHeardNanos;
   }
 
-  /** How far this node applied the stream of {@link #copiedTerm()}. */
+  /** How far this node applied the stream of {@link #copiedTerm()}: an offset in its frames. */
   @Override
   public long applied() {
     return appliedVolatile;
@@ -194,8 +216,9 @@ final class Follower implements Candidacy.Stream {
    * after any write started before it.
    */
   private void keepPosition() {
-    PositionFile.Position now = new PositionFile.Position(copiedTerm, applied);
-    if (positions == null || isWritingPosition || copiedTerm < 0 || now.equals(written)) {
+    PositionFile.Position now = new PositionFile.Position(copiedTerm, appliedBytes);
+    if (positions == null || isWritingPosition || copiedTerm < 0 || appliedBytes < 0 || isCopying
+        || now.equals(written)) {
       return;
     }
     isWritingPosition = true;
@@ -224,11 +247,10 @@ final class Follower implements Candidacy.Stream {
       return;
     }
     isSubscribing = true;
-    appliedBytes = -1;
     listener.syncing();
     JsonObject hello = new JsonObject().put("node", addresses.node()).put("term", newestTerm);
-    if (copiedTerm >= 0) {
-      hello.put("resumeTerm", copiedTerm).put("resumeFrom", applied);
+    if (copiedTerm >= 0 && appliedBytes >= 0 && !isCopying) {
+      hello.put("resumeTerm", copiedTerm).put("resumeFrom", appliedBytes);
     }
     vertx.eventBus().<JsonObject>request(addresses.primary(), hello, new DeliveryOptions().setSendTimeout(2_000))
         .onComplete(r -> {
@@ -244,7 +266,7 @@ final class Follower implements Candidacy.Stream {
             lastHeardNanos = System.nanoTime();
             boolean resumed = r.result().body().getBoolean("resumed", false);
             log.info("replication: following the primary of term {}{}", term,
-                resumed ? ", resuming from sequence " + applied : "");
+                resumed ? ", resuming from offset " + appliedBytes + " of term " + copiedTerm : "");
           } else {
             // After a split and merge this node's route to the primary's address may name itself
             // (NO_HANDLERS) or a node that no longer serves it (TIMEOUT): see AddressRoutes.
@@ -288,7 +310,7 @@ final class Follower implements Candidacy.Stream {
       unappliedBatches--;
       lastHeardNanos = System.nanoTime();
       if (r.succeeded()) {
-        message.reply(Batch.ack(batch.term(), applied));
+        message.reply(Batch.ack(batch.term(), appliedBytes));
       } else {
         log.error("replication: could not apply a batch: {}", r.cause().toString());
         message.fail(500, "APPLY_FAILED " + r.cause().getMessage());
@@ -304,8 +326,8 @@ final class Follower implements Candidacy.Stream {
         copiedTerm = -1;
         isCopying = true;
         written = null;
-        applied = batch.first();
         appliedBytes = -1;
+        received = null;
         // The position goes before the jobs it describes: a crash in between must not resume from
         // it, and a node that dies in the middle of a copy starts it over when it comes back.
         Future<Void> forgotten = positions == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {
@@ -322,19 +344,24 @@ final class Follower implements Candidacy.Stream {
           return Future.failedFuture("a copy's slice outside a copy");
         }
         return applyRecords(batch.records()).onSuccess(v -> {
-          applied = batch.first();
           appliedBytes = batch.logged();
           if (batch.kind() == Batch.COPY_END) {
             isCopying = false;
             copiedTerm = batch.term();
-            appliedVolatile = applied;
+            appliedVolatile = appliedBytes;
+            // The history this node can serve, if it takes over, starts where its copy ends.
+            received = new Backlog(RECEIVED_BYTES, appliedBytes);
             listener.following(batch.term(), 0);
           }
         });
       }
       default -> {
         if (batch.frames().length() == 0) {
-          // A heartbeat.
+          // A heartbeat: sent once this node has everything sent before it. One at this node's own
+          // offset, from a new primary it resumed on, says that it holds that primary's history.
+          if (!isCopying && appliedBytes >= 0 && batch.logged() == appliedBytes) {
+            copiedTerm = batch.term();
+          }
           if (!isCopying && copiedTerm == batch.term()) {
             listener.following(batch.term(), appliedBytes < 0 ? 0 : Math.max(0, batch.logged() - appliedBytes));
           }
@@ -347,10 +374,12 @@ final class Follower implements Candidacy.Stream {
         }
         List<BinlogRecord> records = batch.records();
         return applyRecords(records).onSuccess(v -> {
-          applied = batch.last();
           appliedBytes = batch.logged();
           if (!isCopying) {
-            appliedVolatile = applied;
+            if (received != null && received.endsAt() == startsAt) {
+              received.add(new StandbyLink.Held(batch.first(), batch.last(), batch.logged(), batch.frames()));
+            }
+            appliedVolatile = appliedBytes;
             copiedTerm = batch.term();
             listener.following(batch.term(), 0);
           }

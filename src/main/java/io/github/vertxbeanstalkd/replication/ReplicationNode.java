@@ -206,8 +206,10 @@ public final class ReplicationNode extends VerticleBase {
       return;
     }
     boolean hadPrimary = follower.newestTerm() > 0;
-    log.info("replication: taking over as term {} with the stream of term {} applied up to sequence {} (others:{})",
+    log.info("replication: taking over as term {} with the stream of term {} applied up to offset {} (others:{})",
         newTerm, follower.copiedTerm(), follower.applied(), candidacy.lastCompared());
+    // Standbys of the stream this node followed resume on it where their histories agree.
+    PriorStream prior = follower.priorStream();
     follower.sawTerm(newTerm);
     term = newTerm;
     isFollowing = false;
@@ -215,7 +217,8 @@ public final class ReplicationNode extends VerticleBase {
     follower.forgetCopy();
     // This node's connections wait while it takes over: the primary they ran on is gone.
     route.set(null);
-    shipper = new Shipper(vertx, config, engine, term, () -> stepDown("a standby has seen a newer term"), ackNanos);
+    shipper = new Shipper(vertx, config, engine, term, prior, () -> stepDown("a standby has seen a newer term"),
+        ackNanos);
     Shipper promoted = shipper;
     Future<Long> replicating = engine.run(port -> {
       port.replicateTo(outbox);

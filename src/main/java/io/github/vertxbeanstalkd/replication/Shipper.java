@@ -59,9 +59,14 @@ final class Shipper {
   private final Runnable onNewerTerm;
   private final LongConsumer ackNanos;
   private final Map<String, StandbyLink> links = new HashMap<>();
+  /** The stream this node followed before it took over: standbys of that term at an offset it holds resume. */
+  private final PriorStream prior;
   private final DeliveryOptions delivery;
   private final DeliveryOptions resetDelivery;
-  /** The offset in this term's stream of frames after the last change encoded. */
+  /**
+   * The offset in this history's stream of frames after the last change encoded: it goes on from
+   * where the stream this node followed before it took over ended, as Redis's replication offset does.
+   */
   private long logged;
   private long lastSequence;
   private long acknowledgedSent = -1;
@@ -70,18 +75,26 @@ final class Shipper {
   private Boolean acceptsSent;
   /** Whether the last log line said this primary is degraded; it starts so, with no standby yet. */
   private boolean isDegradedLogged = true;
-  /** This term's recent batches, for standbys that resume; null until the term's start is known. */
-  private Backlog backlog;
+  /** The history's recent frames (the prior stream's last, then this term's), for standbys that resume. */
+  private final Backlog backlog;
   private long copies;
   private boolean isStopped;
 
   /**
+   * @param prior what this node held of the stream it followed before it took over
    * @param onNewerTerm a standby answered with a newer term: another node is primary, step down
    * @param ackNanos hears how long each acknowledgement took (the ack duration histogram)
    */
-  Shipper(Vertx vertx, ReplicationConfig config, EngineShipping engine, long term, Runnable onNewerTerm,
-      LongConsumer ackNanos) {
+  Shipper(Vertx vertx, ReplicationConfig config, EngineShipping engine, long term, PriorStream prior,
+      Runnable onNewerTerm, LongConsumer ackNanos) {
     this.vertx = vertx;
+    this.prior = prior;
+    this.logged = prior.offset();
+    this.backlog = new Backlog(BACKLOG_BYTES, prior.startsAt());
+    for (StandbyLink.Held h : prior.frames()) {
+      // Another primary's sequences: what this node logged of them is acknowledged already (floor).
+      backlog.add(new StandbyLink.Held(0, 0, h.logged(), h.frames()));
+    }
     this.config = config;
     this.engine = engine;
     this.term = term;
@@ -95,9 +108,6 @@ final class Shipper {
   void acknowledgedUpTo(long sequence) {
     floor = Math.max(floor, sequence);
     lastSequence = Math.max(lastSequence, sequence);
-    if (backlog == null) {
-      backlog = new Backlog(BACKLOG_BYTES, lastSequence);
-    }
     recompute();
   }
 
@@ -127,9 +137,9 @@ final class Shipper {
   }
 
   /**
-   * A standby asked to follow. One that applied this term's stream up to {@code resumeFrom} (of
-   * {@code resumeTerm}) resumes from there when the backlog still holds everything after it;
-   * any other is copied, then follows.
+   * A standby asked to follow. One that applied this history up to offset {@code resumeFrom} (this
+   * term's stream, or the prior stream up to where this node took over) resumes from there when
+   * the backlog still holds everything after it; any other is copied, then follows.
    *
    * @return whether it resumes (no copy)
    */
@@ -140,21 +150,31 @@ final class Shipper {
     }
     StandbyLink link = new StandbyLink(address, ++copies);
     links.put(address, link);
-    List<StandbyLink.Held> missing = resumeTerm == term && backlog != null ? backlog.after(resumeFrom, lastSequence)
-        : null;
+    boolean isOwnTerm = resumeTerm == term;
+    boolean isPriorTerm = resumeTerm >= 0 && resumeTerm == prior.term();
+    List<StandbyLink.Held> missing = null;
+    if (resumeFrom >= 0 && (isOwnTerm || (isPriorTerm && resumeFrom <= prior.offset()))) {
+      missing = backlog.from(resumeFrom);
+    }
     if (missing != null) {
       link.state = StandbyLink.State.LIVE;
       link.isStreaming = true;
       link.copyCursor = -1;
-      link.acked = resumeFrom;
       for (StandbyLink.Held h : missing) {
         link.enqueue(new StandbyLink.Queued(Batch.LIVE, h.first(), h.last(), h.logged(), h.frames()));
       }
-      log.info("replication: standby {} resumes from sequence {} ({} batches from the backlog, term {})", address,
-          resumeFrom, missing.size(), term);
+      log.info("replication: standby {} resumes from offset {} of term {} ({} KiB from the backlog, term {})",
+          address, resumeFrom, resumeTerm, (logged - resumeFrom) >> 10, term);
       pump(link);
       recompute();
       return true;
+    }
+    if (isPriorTerm && resumeFrom > prior.offset()) {
+      log.info("replication: standby {} applied term {} up to offset {}, past {} where this node took over: its "
+          + "history diverged", address, resumeTerm, resumeFrom, prior.offset());
+    } else if (isOwnTerm || isPriorTerm) {
+      log.info("replication: standby {} at offset {} of term {} is beyond this node's backlog (offsets {} to {})",
+          address, resumeFrom, resumeTerm, backlog.startsAt(), backlog.endsAt());
     }
     log.info("replication: standby {} subscribed; copying the live jobs (term {})", address, term);
     link.copyStartNanos = System.nanoTime();
@@ -214,9 +234,7 @@ final class Shipper {
     long first = seq[0];
     long last = seq[seq.length - 1];
     lastSequence = last;
-    if (backlog != null) {
-      backlog.add(new StandbyLink.Held(first, last, logged, frames));
-    }
+    backlog.add(new StandbyLink.Held(first, last, logged, frames));
     List<StandbyLink> over = null;
     for (StandbyLink link : links.values()) {
       if (!link.isStreaming) {

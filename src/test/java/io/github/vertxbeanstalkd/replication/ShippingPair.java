@@ -62,7 +62,7 @@ final class ShippingPair implements AutoCloseable {
       String changes = primaryAddresses.node() + ".changes";
       ChangeOutbox outbox = new ChangeOutbox(vertx, changes);
       shipper = new Shipper(vertx, ReplicationConfig.inGroup("pair").withMinAcks(1), engine, TERM,
-          () -> { throw new IllegalStateException("no newer term in this pair"); }, nanos -> {});
+          PriorStream.NONE, () -> { throw new IllegalStateException("no newer term in this pair"); }, nanos -> {});
       vertx.eventBus().<Object>localConsumer(changes, msg -> {
         if (msg.body() instanceof ChangeOutbox.Changes c) {
           shipper.onChanges(c);
