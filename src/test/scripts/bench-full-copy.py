@@ -11,6 +11,10 @@ during the copy against without it.
   5. Starts the new standby. As soon as the primary logs "subscribed; copying", put c=50 again for
      --put-ms ("during the copy"); then waits for the primary's line "copied N jobs in T ms".
   6. Put c=50 once more with both standbys following ("after").
+  7. With --failover: SIGKILL of the primary; the new primary, and whether the surviving standby
+     resumed on it (its log: "resuming from offset"; the new primary's: "resumes from offset", and
+     no "copying the live jobs") or took a full copy, with the time from the kill to its role
+     standby.
 The heap: the primary's live heap, what each full collection left in its GC log (SerialGC; young
 collections' sizes count the old generation's garbage too), in the --window-s seconds before the
 copy (idle, at depth) and while the copy ran.
@@ -141,6 +145,7 @@ def main():
     ap.add_argument("--keep", action="store_true", help="keep the work directory (logs, GC logs)")
     ap.add_argument("--window-s", type=int, default=30, help="how long before the copy counts as idle")
     ap.add_argument("--jvm-option", action="append", default=[], help="a JVM option for every node")
+    ap.add_argument("--failover", action="store_true", help="then kill the primary: does the survivor resume?")
     a = ap.parse_args()
     JVM_OPTIONS.extend(a.jvm_option)
     workdir = tempfile.mkdtemp(prefix="bench-full-copy-")
@@ -208,6 +213,31 @@ def main():
         if before.get("opsPerSec") and during.get("opsPerSec"):
             print("during / without: %.2f; during / after: %.2f" % (
                 during["opsPerSec"] / before["opsPerSec"], during["opsPerSec"] / max(1, after.get("opsPerSec", 1))))
+        if a.failover:
+            marks = {n: len(n.text()) for n in standbys}
+            killed = time.monotonic()
+            p.kill()
+
+            def new_primary():
+                for n in standbys:
+                    if healthz(n.http).get("role") == "primary":
+                        return n
+                return None
+            q = wait(new_primary, 60, "a new primary")
+            promoted = time.monotonic()
+            survivor = [n for n in standbys if n is not q][0]
+            # Its role said standby before it noticed: it is back once it follows the new primary.
+            wait(lambda: "following the primary of term" in survivor.text()[marks[survivor]:]
+                 and healthz(survivor.http).get("role") == "standby", 600, "the survivor back as standby")
+            back = time.monotonic()
+            resumed = "resuming from offset" in survivor.text()[marks[survivor]:]
+            copied = "copying the live jobs" in q.text()[marks[q]:]
+            line = re.search(r"resumes from offset.*", q.text()[marks[q]:])
+            print("failover: %s primary %.1f s after the kill; %s standby again %.1f s after it: %s" % (
+                q.name, promoted - killed, survivor.name, back - killed,
+                "resumed, no full copy" if resumed and not copied else "FULL COPY" if copied else "neither?"))
+            if line:
+                print("  " + line.group(0))
     finally:
         for n in nodes:
             n.kill()
