@@ -2,7 +2,10 @@ package io.github.vertxbeanstalkd.bus;
 
 import io.github.vertxbeanstalkd.persistence.BinlogRecord;
 
-/** Hears every change the engine logs, in order, with its binlog sequence: a primary ships them to its standbys. */
+/**
+ * Hears every change the engine logs, in order, with its binlog sequence, and the slices of full
+ * copies read between them: a primary ships both to its standbys in this one order.
+ */
 @FunctionalInterface
 public interface ChangeStream {
   /** Hears nothing. */
@@ -10,4 +13,7 @@ public interface ChangeStream {
 
   /** {@code record} was appended to the binlog as {@code sequence}; on the engine's thread. */
   void appended(long sequence, BinlogRecord record);
+
+  /** A slice of a standby's full copy was read here, after every change appended so far; on the engine's thread. */
+  default void copied(CopySlice slice) {}
 }

@@ -40,14 +40,21 @@ public interface ShippingPort {
   /** The id the next put takes: a copy carries it, so that ids never go back after a promotion. */
   long nextJobId();
 
-  /** The ids of every live job, taken at once: a standby's copy is their snapshots, then the stream from here. */
-  long[] liveJobIds();
+  /**
+   * Reads the current state of the live jobs from slot {@code cursor} on, up to about
+   * {@code maxBytes} of them (and a bounded number of slots looked at), and hands the slice to the
+   * change stream ({@link ChangeStream#copied}) in its place among the changes. A primary only;
+   * a copy starts at cursor 0.
+   */
+  void copySlice(String standby, long copy, int cursor, int maxBytes);
 
-  /** Log snapshots of the jobs {@code ids[from..to)} that still live. */
-  List<BinlogRecord.JobSnapshot> snapshotsOf(long[] ids, int from, int to);
-
-  /** A standby that starts a fresh copy drops every job it holds (logging their deletes). */
-  void dropAllJobs();
+  /**
+   * A standby that starts a fresh copy drops the jobs it holds (logging their deletes), at most
+   * {@code maxJobs} of them from slot {@code cursor} on in this turn.
+   *
+   * @return the slot to go on from, or -1 once every job is gone
+   */
+  int dropJobs(int cursor, int maxJobs);
 
   /**
    * This node follows a primary from now on: its jobs change only by {@link #apply}, and its

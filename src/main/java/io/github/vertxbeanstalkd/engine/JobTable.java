@@ -173,14 +173,19 @@ final class JobTable {
     };
   }
 
-  /** The ids of every live job, in no order, taken at once. */
-  long[] liveIds() {
-    int[] slots = index.slots();
-    long[] ids = new long[slots.length];
-    for (int i = 0; i < slots.length; i++) {
-      ids[i] = id(slots[i]);
-    }
-    return ids;
+  /**
+   * The first slot from {@code from} on that may hold a job, or {@link #NONE} past the last: with
+   * {@link #isLive}, a walk over the jobs in slot order. A job never changes slot, so one live for
+   * the whole walk is met exactly once.
+   */
+  int nextSlot(int from) {
+    int j = records.nextTouched(from);
+    return j < 0 ? NONE : j;
+  }
+
+  /** Whether slot {@code j}, one {@link #nextSlot} gave, holds a job now (a freed slot is in no job's index entry). */
+  boolean isLive(int j) {
+    return index.get(id(j)) == j;
   }
 
   /** The slot of the job with that id, or {@link #NONE}. */

@@ -1,6 +1,7 @@
 package io.github.vertxbeanstalkd.engine;
 
 import io.github.vertxbeanstalkd.bus.ChangeStream;
+import io.github.vertxbeanstalkd.bus.CopySlice;
 import io.github.vertxbeanstalkd.bus.ShippingPort;
 import io.github.vertxbeanstalkd.persistence.BinlogRecord;
 import io.github.vertxbeanstalkd.persistence.Replay;
@@ -15,12 +16,20 @@ import java.util.List;
  * jobs reserved on the primary are ready here, as after a restart. Engine thread only.
  */
 public final class LogShipping implements ShippingPort {
+  /**
+   * Slots one copy slice looks at, at most: a thinned-out store (a drained backlog's pages) does
+   * not keep the engine for a whole walk in one turn.
+   */
+  static final int SLICE_MAX_SLOTS = 1 << 16;
+  /** What a snapshot's frame adds to its body, about: the id, tube, counters and times. */
+  private static final int SNAPSHOT_OVERHEAD_BYTES = 96;
   private final JobTransitions jobs;
   private final DurableReplies replies;
   private final JobTable table;
   private final Clock clock;
   private final Runnable afterWork;
   private ReplicationGate gate;
+  private ChangeStream stream = ChangeStream.NONE;
 
   LogShipping(JobTransitions jobs, DurableReplies replies, JobTable table, Clock clock, Runnable afterWork) {
     this.jobs = jobs;
@@ -37,6 +46,7 @@ public final class LogShipping implements ShippingPort {
   @Override
   public void replicateTo(ChangeStream stream) {
     gate = new ReplicationGate(clock, jobs::lastSequence);
+    this.stream = stream;
     jobs.streamChangesTo(stream);
     replies.guardBy(gate);
   }
@@ -45,6 +55,7 @@ public final class LogShipping implements ShippingPort {
   @Override
   public void stopReplicating() {
     jobs.streamChangesTo(ChangeStream.NONE);
+    stream = ChangeStream.NONE;
     if (gate != null) {
       // Fenced, not local: a change that reaches this node after it stepped down (a client's
       // command read late, after a pause) is refused, never acknowledged on this node alone.
@@ -55,11 +66,18 @@ public final class LogShipping implements ShippingPort {
   }
 
   @Override
-  public void dropAllJobs() {
-    for (long id : table.liveIds()) {
-      jobs.forgetLogged(id, new BinlogRecord.Delete(id));
+  public int dropJobs(int cursor, int maxJobs) {
+    int dropped = 0;
+    int j = table.nextSlot(cursor);
+    for (; j != JobTable.NONE && dropped < maxJobs; j = table.nextSlot(j + 1)) {
+      if (table.isLive(j)) {
+        long id = table.id(j);
+        jobs.forgetLogged(id, new BinlogRecord.Delete(id));
+        dropped++;
+      }
     }
     afterWork.run();
+    return j;
   }
 
   @Override
@@ -113,32 +131,34 @@ public final class LogShipping implements ShippingPort {
     return jobs.lastSequence();
   }
 
-  /**
-   * The ids of every live job, taken at once: a new standby's copy is their snapshots
-   * ({@link #snapshotsOf}) followed by every change logged after this call.
-   */
+  /** The id the next put takes. */
   @Override
   public long nextJobId() {
     return jobs.nextJobId();
   }
 
+  /**
+   * A slice of a standby's copy: the jobs of the slots from {@code cursor} on as they are now. A
+   * job changed after its slot was read reaches the standby as a change in the stream that follows
+   * the slice; one put after the walk passed its slot, as the put itself; one changed or deleted
+   * before its slot is read, by the slice, which replaces whatever the standby made of the stream's
+   * records for it (a change of a job it does not hold is ignored, as in a replay).
+   */
   @Override
-  public long[] liveJobIds() {
-    return table.liveIds();
-  }
-
-  /** Log snapshots of the jobs {@code ids[from..to)} that still live; one gone since was deleted in the stream. */
-  @Override
-  public List<BinlogRecord.JobSnapshot> snapshotsOf(long[] ids, int from, int to) {
-    List<BinlogRecord.JobSnapshot> snapshots = new ArrayList<>(to - from);
+  public void copySlice(String standby, long copy, int cursor, int maxBytes) {
+    List<BinlogRecord.JobSnapshot> snapshots = new ArrayList<>();
     long now = clock.nanos();
-    for (int i = from; i < to; i++) {
-      int j = table.find(ids[i]);
-      if (j != JobTable.NONE) {
+    long bytes = 0;
+    int looked = 0;
+    int j = table.nextSlot(cursor);
+    for (; j != JobTable.NONE && bytes < maxBytes && looked < SLICE_MAX_SLOTS; j = table.nextSlot(j + 1)) {
+      looked++;
+      if (table.isLive(j)) {
         snapshots.add(jobs.snapshotOf(j, now));
+        bytes += table.bodyLength(j) + SNAPSHOT_OVERHEAD_BYTES;
       }
     }
-    return snapshots;
+    stream.copied(new CopySlice(standby, copy, jobs.lastSequence(), jobs.nextJobId(), snapshots, j));
   }
 
   /** A standby applies a primary's records, in order, to its jobs and to its own binlog. */

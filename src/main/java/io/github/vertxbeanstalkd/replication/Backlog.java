@@ -5,57 +5,82 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A primary's most recent live batches, as they were shipped, up to a bound in bytes: a standby
- * that was away (dropped, or restarted) and applied this term's stream up to a sequence the
- * backlog still reaches resumes from there instead of taking a full copy (Redis's replication
- * backlog, in the binlog's own frames).
+ * The most recent stretch of a replication history's stream of frames, up to a bound in bytes,
+ * addressed by offset: a standby that was away (dropped, restarted, or following the primary this
+ * node took over from) and applied the stream up to an offset the backlog still reaches resumes
+ * from there instead of taking a full copy (Redis's replication backlog, in the binlog's own
+ * frames). Offsets do not depend on how batches were merged for one standby or another, and every
+ * batch ends where an engine turn's changes end, so a position is always between two frames.
  */
 final class Backlog {
   private final long maxBytes;
   private final ArrayDeque<StandbyLink.Held> entries = new ArrayDeque<>();
   private long bytes;
-  /** Every record after this sequence is in the backlog (the last one dropped, or the term's start). */
-  private long holdsAfter;
+  /** Every frame from this offset on is in the backlog (where the oldest kept entry starts). */
+  private long startsAt;
+  private long endsAt;
 
-  /** @param startsAfter the sequence this term's stream starts after (what was logged before the promotion) */
-  Backlog(long maxBytes, long startsAfter) {
+  /** @param startsAt the offset the backlog's first entry will start at */
+  Backlog(long maxBytes, long startsAt) {
     this.maxBytes = maxBytes;
-    this.holdsAfter = startsAfter;
+    this.startsAt = startsAt;
+    this.endsAt = startsAt;
   }
 
+  /** Adds the entry that continues the stream ({@code e.logged()} is where it ends). */
   void add(StandbyLink.Held e) {
+    if (e.logged() - e.frames().length() != endsAt) {
+      throw new IllegalArgumentException("an entry from offset " + (e.logged() - e.frames().length())
+          + " after offset " + endsAt);
+    }
     entries.add(e);
     bytes += e.frames().length();
+    endsAt = e.logged();
     while (bytes > maxBytes && !entries.isEmpty()) {
       StandbyLink.Held dropped = entries.poll();
       bytes -= dropped.frames().length();
-      holdsAfter = dropped.last();
+      startsAt = dropped.logged();
     }
   }
 
   /**
-   * The batches a standby that applied everything up to {@code applied} still lacks, in order, or
-   * null when the backlog cannot tell: it no longer reaches back that far, or {@code applied} is
-   * beyond what was shipped, or falls inside a batch.
+   * The frames a standby that applied the stream up to {@code offset} lacks, in order (the first
+   * entry cut where that offset falls), or null when the backlog does not reach back that far or
+   * the offset is beyond its end.
    */
-  List<StandbyLink.Held> after(long applied, long lastShipped) {
-    if (applied < holdsAfter || applied > lastShipped) {
+  List<StandbyLink.Held> from(long offset) {
+    if (offset < startsAt || offset > endsAt) {
       return null;
     }
     List<StandbyLink.Held> missing = new ArrayList<>();
     for (StandbyLink.Held e : entries) {
-      if (e.last() <= applied) {
+      if (e.logged() <= offset) {
         continue;
       }
-      if (e.first() <= applied) {
-        return null;
+      long entryStart = e.logged() - e.frames().length();
+      if (entryStart < offset) {
+        int cut = (int) (offset - entryStart);
+        e = new StandbyLink.Held(e.first(), e.last(), e.logged(), e.frames().getBuffer(cut, e.frames().length()));
       }
       missing.add(e);
     }
     return missing;
   }
 
+  long startsAt() {
+    return startsAt;
+  }
+
+  long endsAt() {
+    return endsAt;
+  }
+
   long bytes() {
     return bytes;
+  }
+
+  /** The entries kept, oldest first: a promoted node's history for its own standbys. */
+  List<StandbyLink.Held> entries() {
+    return new ArrayList<>(entries);
   }
 }

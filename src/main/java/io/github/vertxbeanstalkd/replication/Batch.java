@@ -11,18 +11,26 @@ import java.util.List;
  * change both ends in one release: nodes of different versions cannot form a group.
  *
  * <pre>
- * kind      1 byte   RESET (drop every job: a copy starts), COPY (live jobs as snapshots), LIVE (changes)
+ * kind      1 byte   RESET (drop every job: a copy starts), COPY (a slice of the live jobs as
+ *                    snapshots), COPY_END (the copy's last slice: it is complete), LIVE (changes)
  * term      8 bytes  the sender's term; a standby refuses a term older than the newest it saw
- * first     8 bytes  LIVE: the binlog sequence of the first record; otherwise the copy's start
- * last      8 bytes  LIVE: the sequence of the last record; otherwise the copy's start
- * logged    8 bytes  stream bytes the primary had logged when it sent this (for the standby's lag)
+ * first     8 bytes  LIVE: the binlog sequence of the first record; otherwise the sequence of the
+ *                    latest change logged before the slice (RESET: before the copy) was read
+ * last      8 bytes  LIVE: the sequence of the last record; otherwise as first
+ * logged    8 bytes  LIVE, COPY, COPY_END: the offset in the term's stream of frames this batch
+ *                    ends at (a slice's records are not in the stream: it ends where it was read);
+ *                    RESET and heartbeats: the stream bytes logged when it was sent (for the lag)
  * frames    the rest
  * </pre>
+ *
+ * <p>The batches of one standby, copy and live alike, come in the order the engine produced them:
+ * a slice between the changes logged before it and those logged after.
  */
 record Batch(byte kind, long term, long first, long last, long logged, Buffer frames) {
   static final byte RESET = 0;
   static final byte COPY = 1;
   static final byte LIVE = 2;
+  static final byte COPY_END = 3;
   private static final int HEADER_BYTES = 1 + 4 * 8;
 
   static Batch of(byte kind, long term, long first, long last, long logged, List<BinlogRecord> records) {
@@ -45,7 +53,7 @@ record Batch(byte kind, long term, long first, long last, long logged, Buffer fr
     return RecordFrames.decode(bytes, 0, bytes.length);
   }
 
-  /** A standby's answer: the last sequence it applied, under {@code term}. */
+  /** A standby's answer: the offset it applied the stream up to, under {@code term}. */
   static Buffer ack(long term, long applied) {
     return Buffer.buffer(16).appendLong(term).appendLong(applied);
   }

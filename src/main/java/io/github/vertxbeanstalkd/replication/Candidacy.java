@@ -64,7 +64,7 @@ final class Candidacy {
     /** When this node last heard from the primary it follows (System.nanoTime). */
     long lastHeardNanos();
 
-    /** How far this node applied the stream of {@link #copiedTerm()}. */
+    /** How far this node applied the stream of {@link #copiedTerm()}: an offset in its frames. */
     long applied();
 
     /** The Vert.x node id of the primary this node followed last; null before it did. */
@@ -128,10 +128,10 @@ final class Candidacy {
       silentSince.remove(id);
       long theirTerm = p.getLong("term", -1L);
       long theirApplied = p.getLong("applied", 0L);
-      seen.append(' ').append(id).append(": term ").append(theirTerm).append(" sequence ").append(theirApplied)
+      seen.append(' ').append(id).append(": term ").append(theirTerm).append(" offset ").append(theirApplied)
           .append(';');
       if (theirTerm > copied || (theirTerm == copied && theirApplied > applied)) {
-        log.info("replication: another standby applied more (term {}, sequence {} against this node's {}, {}): "
+        log.info("replication: another standby applied more (term {}, offset {} against this node's {}, {}): "
             + "it takes over", theirTerm, theirApplied, copied, applied);
         return false;
       }

@@ -1,6 +1,7 @@
 package io.github.vertxbeanstalkd.replication;
 
 import io.github.vertxbeanstalkd.bus.ChangeStream;
+import io.github.vertxbeanstalkd.bus.CopySlice;
 import io.github.vertxbeanstalkd.persistence.BinlogRecord;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
@@ -10,7 +11,9 @@ import java.util.List;
 /**
  * A primary's engine hands its logged changes here, on the engine's thread; what one engine turn
  * logged leaves as one local message to the replication node, by reference (records are
- * immutable), so the engine never waits for the network and shares no mutable state with it.
+ * immutable), so the engine never waits for the network and shares no mutable state with it. A
+ * copy slice read in between leaves after the changes logged before it and before those logged
+ * after it: the node hears changes and slices in the engine's own order, through this one address.
  */
 final class ChangeOutbox implements ChangeStream {
   /** The changes of one engine turn, in order; {@code sequences[i]} is the binlog sequence of {@code records[i]}. */
@@ -43,8 +46,17 @@ final class ChangeOutbox implements ChangeStream {
     }
   }
 
+  @Override
+  public void copied(CopySlice slice) {
+    flush();
+    vertx.eventBus().send(nodeAddress, slice);
+  }
+
   private void flush() {
     isFlushScheduled = false;
+    if (records.isEmpty()) {
+      return;
+    }
     Changes changes = new Changes(java.util.Arrays.copyOf(sequences, records.size()), records);
     records = new ArrayList<>();
     vertx.eventBus().send(nodeAddress, changes);

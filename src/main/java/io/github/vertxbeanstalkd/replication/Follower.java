@@ -15,15 +15,20 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A standby's side of log shipping: it subscribes to whoever is primary, takes the copy (its own
- * jobs dropped first, so a node that was primary never keeps a diverged tail), then applies every
- * batch of changes, in order, to its engine and its own binlog, and answers with what it applied.
- * It refuses a batch of a term older than the newest it has seen. Runs on the replication node's
- * context.
+ * jobs dropped first, so a node that was primary never keeps a diverged tail; then the slices and
+ * the changes logged meanwhile, in the primary's order) or resumes, then applies every batch of
+ * changes, in order, to its engine and its own binlog, and answers with what it applied. It holds
+ * a complete copy only once the copy's last slice is applied. It refuses a batch of a term older
+ * than the newest it has seen. Runs on the replication node's context.
  */
 final class Follower implements Candidacy.Stream {
   private static final Logger log = LoggerFactory.getLogger(Follower.class);
   /** Without a batch or heartbeat for this long, the standby subscribes again. */
   private static final long SILENCE_NANOS = 3_000_000_000L;
+  /** Jobs dropped in one engine turn before a copy: the engine stays responsive at any depth. */
+  private static final int DROP_JOBS_PER_TURN = 20_000;
+  /** The frames a standby keeps of what it applied, for the standbys that may resume on it once it takes over. */
+  private static final long RECEIVED_BYTES = 16L << 20;
 
   /** Hears how the standby stands. */
   interface Listener {
@@ -42,15 +47,25 @@ final class Follower implements Candidacy.Stream {
   /** The position last written to {@link #positions}, and whether a write is under way. */
   private PositionFile.Position written;
   private boolean isWritingPosition;
-  /** This node's own binlog sequence after it applied up to {@link #applied}. */
+  /** This node's own binlog sequence after it applied up to {@link #appliedBytes}. */
   private long ownSequence;
   private boolean isActive;
   private long newestTerm;
   private long followedTerm = -1;
   /** The cluster node id of the primary followed, as it answered the subscription. */
   private String followedNode;
-  private long applied;
-  private long appliedBytes;
+  /**
+   * How far this node applied the history of {@link #copiedTerm} (or of the copy under way), as an
+   * offset in its stream of frames; -1 while it knows none. Offsets go on across a take-over (see
+   * {@link PriorStream}), so a position means the same on every node that holds that history.
+   */
+  private long appliedBytes = -1;
+  /** The frames applied since the last complete copy, up to a bound: this node's {@link PriorStream} if it takes over. */
+  private Backlog received;
+  /** Between a copy's RESET and its last slice: the jobs held are not a copy of anything yet. */
+  private boolean isCopying;
+  /** Batches received and not yet applied: a standby busy applying is not one whose primary went silent. */
+  private int unappliedBatches;
   private volatile long lastHeardNanos;
   /** When this node last said that no primary answered its subscription. */
   private long lastUnansweredLogNanos = System.nanoTime();
@@ -83,19 +98,34 @@ final class Follower implements Candidacy.Stream {
     return vertx.executeBlocking(positions::read).onSuccess(p -> {
       if (p != null) {
         copiedTerm = p.term();
-        applied = p.sequence();
-        appliedVolatile = applied;
+        appliedBytes = p.offset();
+        appliedVolatile = appliedBytes;
+        received = new Backlog(RECEIVED_BYTES, appliedBytes);
         written = p;
         sawTerm(p.term());
-        log.info("replication: this node applied the stream of term {} up to sequence {} before it stopped",
-            p.term(), p.sequence());
+        log.info("replication: this node applied the stream of term {} up to offset {} before it stopped",
+            p.term(), p.offset());
       }
     }).mapEmpty();
+  }
+
+  /**
+   * What this node holds of the stream it followed, for it to take over with: the term, the offset,
+   * and the frames it kept; {@link PriorStream#NONE} when it holds no complete copy.
+   */
+  PriorStream priorStream() {
+    if (copiedTerm < 0 || isCopying || appliedBytes < 0) {
+      return PriorStream.NONE;
+    }
+    return new PriorStream(copiedTerm, appliedBytes,
+        received != null && received.endsAt() == appliedBytes ? received.entries() : java.util.List.of());
   }
 
   /** This node takes over: its log is its own from now on, so it no longer holds a copy of another's stream. */
   Future<Void> forgetCopy() {
     copiedTerm = -1;
+    appliedBytes = -1;
+    received = null;
     written = null;
     return positions == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {
       positions.delete();
@@ -129,7 +159,7 @@ final class Follower implements Candidacy.Stream {
     return lastHeardNanos;
   }
 
-  /** How far this node applied the stream of {@link #copiedTerm()}. */
+  /** How far this node applied the stream of {@link #copiedTerm()}: an offset in its frames. */
   @Override
   public long applied() {
     return appliedVolatile;
@@ -173,7 +203,8 @@ final class Follower implements Candidacy.Stream {
 
   /** Every few hundred milliseconds: a primary that went silent is looked for again. */
   void tick() {
-    if (isActive && !isSubscribing && (followedTerm < 0 || System.nanoTime() - lastHeardNanos > SILENCE_NANOS)) {
+    if (isActive && !isSubscribing && (followedTerm < 0
+        || (unappliedBatches == 0 && System.nanoTime() - lastHeardNanos > SILENCE_NANOS))) {
       subscribe();
     }
     keepPosition();
@@ -185,8 +216,9 @@ final class Follower implements Candidacy.Stream {
    * after any write started before it.
    */
   private void keepPosition() {
-    PositionFile.Position now = new PositionFile.Position(copiedTerm, applied);
-    if (positions == null || isWritingPosition || copiedTerm < 0 || now.equals(written)) {
+    PositionFile.Position now = new PositionFile.Position(copiedTerm, appliedBytes);
+    if (positions == null || isWritingPosition || copiedTerm < 0 || appliedBytes < 0 || isCopying
+        || now.equals(written)) {
       return;
     }
     isWritingPosition = true;
@@ -217,8 +249,8 @@ final class Follower implements Candidacy.Stream {
     isSubscribing = true;
     listener.syncing();
     JsonObject hello = new JsonObject().put("node", addresses.node()).put("term", newestTerm);
-    if (copiedTerm >= 0) {
-      hello.put("resumeTerm", copiedTerm).put("resumeFrom", applied);
+    if (copiedTerm >= 0 && appliedBytes >= 0 && !isCopying) {
+      hello.put("resumeTerm", copiedTerm).put("resumeFrom", appliedBytes);
     }
     vertx.eventBus().<JsonObject>request(addresses.primary(), hello, new DeliveryOptions().setSendTimeout(2_000))
         .onComplete(r -> {
@@ -234,7 +266,7 @@ final class Follower implements Candidacy.Stream {
             lastHeardNanos = System.nanoTime();
             boolean resumed = r.result().body().getBoolean("resumed", false);
             log.info("replication: following the primary of term {}{}", term,
-                resumed ? ", resuming from sequence " + applied : "");
+                resumed ? ", resuming from offset " + appliedBytes + " of term " + copiedTerm : "");
           } else {
             // After a split and merge this node's route to the primary's address may name itself
             // (NO_HANDLERS) or a node that no longer serves it (TIMEOUT): see AddressRoutes.
@@ -272,10 +304,13 @@ final class Follower implements Candidacy.Stream {
       return;
     }
     lastHeardNanos = System.nanoTime();
+    unappliedBatches++;
     // One batch after the other, whatever the engine's answers take.
     work = work.transform(v -> apply(batch)).onComplete(r -> {
+      unappliedBatches--;
+      lastHeardNanos = System.nanoTime();
       if (r.succeeded()) {
-        message.reply(Batch.ack(batch.term(), applied));
+        message.reply(Batch.ack(batch.term(), appliedBytes));
       } else {
         log.error("replication: could not apply a batch: {}", r.cause().toString());
         message.fail(500, "APPLY_FAILED " + r.cause().getMessage());
@@ -289,43 +324,74 @@ final class Follower implements Candidacy.Stream {
       case Batch.RESET -> {
         listener.syncing();
         copiedTerm = -1;
+        isCopying = true;
         written = null;
-        applied = batch.first();
-        appliedBytes = 0;
-        // The position goes before the jobs it describes: a crash in between must not resume from it.
+        appliedBytes = -1;
+        received = null;
+        // The position goes before the jobs it describes: a crash in between must not resume from
+        // it, and a node that dies in the middle of a copy starts it over when it comes back.
         Future<Void> forgotten = positions == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {
           positions.delete();
           return null;
         });
         return forgotten.compose(v -> engine.run(port -> {
           port.follow();
-          port.dropAllJobs();
           return null;
-        })).mapEmpty();
+        })).compose(v -> dropJobsFrom(0));
       }
-      case Batch.COPY -> {
-        applied = batch.first();
-        appliedBytes = batch.logged();
-        return applyRecords(batch.records());
+      case Batch.COPY, Batch.COPY_END -> {
+        if (!isCopying) {
+          return Future.failedFuture("a copy's slice outside a copy");
+        }
+        return applyRecords(batch.records()).onSuccess(v -> {
+          appliedBytes = batch.logged();
+          if (batch.kind() == Batch.COPY_END) {
+            isCopying = false;
+            copiedTerm = batch.term();
+            appliedVolatile = appliedBytes;
+            // The history this node can serve, if it takes over, starts where its copy ends.
+            received = new Backlog(RECEIVED_BYTES, appliedBytes);
+            listener.following(batch.term(), 0);
+          }
+        });
       }
       default -> {
-        if (batch.frames().length() == 0 || batch.last() <= applied) {
-          // A heartbeat, or a batch the copy already holds: the copy is complete.
-          copiedTerm = batch.term();
-          appliedVolatile = applied;
-          listener.following(batch.term(), Math.max(0, batch.logged() - appliedBytes));
+        if (batch.frames().length() == 0) {
+          // A heartbeat: sent once this node has everything sent before it. One at this node's own
+          // offset, from a new primary it resumed on, says that it holds that primary's history.
+          if (!isCopying && appliedBytes >= 0 && batch.logged() == appliedBytes) {
+            copiedTerm = batch.term();
+          }
+          if (!isCopying && copiedTerm == batch.term()) {
+            listener.following(batch.term(), appliedBytes < 0 ? 0 : Math.max(0, batch.logged() - appliedBytes));
+          }
           return Future.succeededFuture();
+        }
+        long startsAt = batch.logged() - batch.frames().length();
+        if (appliedBytes >= 0 && startsAt != appliedBytes) {
+          // The stream must come whole and in order: anything else and this node subscribes again.
+          return Future.failedFuture("a batch from offset " + startsAt + " after offset " + appliedBytes);
         }
         List<BinlogRecord> records = batch.records();
         return applyRecords(records).onSuccess(v -> {
-          applied = batch.last();
-          appliedVolatile = applied;
-          copiedTerm = batch.term();
-          appliedBytes += batch.frames().length();
-          listener.following(batch.term(), Math.max(0, batch.logged() - appliedBytes));
+          appliedBytes = batch.logged();
+          if (!isCopying) {
+            if (received != null && received.endsAt() == startsAt) {
+              received.add(new StandbyLink.Held(batch.first(), batch.last(), batch.logged(), batch.frames()));
+            }
+            appliedVolatile = appliedBytes;
+            copiedTerm = batch.term();
+            listener.following(batch.term(), 0);
+          }
         });
       }
     }
+  }
+
+  /** Drops this node's jobs a turn's worth at a time, from slot {@code cursor} on. */
+  private Future<Void> dropJobsFrom(int cursor) {
+    return engine.run(port -> port.dropJobs(cursor, DROP_JOBS_PER_TURN))
+        .compose(next -> next < 0 ? Future.succeededFuture() : dropJobsFrom(next));
   }
 
   private Future<Void> applyRecords(List<BinlogRecord> records) {

@@ -13,17 +13,19 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 
 /**
- * Where a standby keeps, beside its binlog, how far it applied which primary's stream: written only
+ * Where a standby keeps, beside its binlog, how far it applied which history's stream: written only
  * once its own binlog made those records durable, deleted before a fresh copy drops its jobs and
  * when the node becomes primary. A restarted standby resumes from it when the primary's backlog
  * still reaches back that far. Blocking: call it off the event loop.
  *
- * <p>To change this format: it is {@code {"term": T, "sequence": S}} in UTF-8; a file that cannot be
- * read means "no position" (a full copy), never an error.
+ * <p>To change this format: it is {@code {"term": T, "offset": O}} in UTF-8 (O an offset in the
+ * stream of frames, see {@link PriorStream}); a file that cannot be read, or that lacks either key
+ * (one written by a build that kept a binlog sequence instead), means "no position" (a full copy),
+ * never an error.
  */
 final class PositionFile {
-  /** A position: the stream of {@code term} applied up to {@code sequence}. */
-  record Position(long term, long sequence) {}
+  /** A position: the history of {@code term} applied up to {@code offset} in its stream of frames. */
+  record Position(long term, long offset) {}
 
   static final String NAME = "replication-position.json";
   private final Path file;
@@ -37,8 +39,8 @@ final class PositionFile {
     try {
       JsonObject j = new JsonObject(Files.readString(file, StandardCharsets.UTF_8));
       Long term = j.getLong("term");
-      Long sequence = j.getLong("sequence");
-      return term == null || sequence == null || term < 0 || sequence < 0 ? null : new Position(term, sequence);
+      Long offset = j.getLong("offset");
+      return term == null || offset == null || term < 0 || offset < 0 ? null : new Position(term, offset);
     } catch (NoSuchFileException | DecodeException | ClassCastException e) {
       return null;
     } catch (IOException e) {
@@ -49,7 +51,7 @@ final class PositionFile {
   /** Replaces the position at once (a crash leaves the old one or the new one), and syncs it. */
   void write(Position p) {
     Path tmp = file.resolveSibling(NAME + ".tmp");
-    byte[] bytes = new JsonObject().put("term", p.term()).put("sequence", p.sequence()).encode()
+    byte[] bytes = new JsonObject().put("term", p.term()).put("offset", p.offset()).encode()
         .getBytes(StandardCharsets.UTF_8);
     try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
         StandardOpenOption.TRUNCATE_EXISTING)) {

@@ -2,6 +2,7 @@ package io.github.vertxbeanstalkd.replication;
 
 import com.hazelcast.core.HazelcastInstance;
 import io.github.vertxbeanstalkd.bus.ClusterNodes;
+import io.github.vertxbeanstalkd.bus.CopySlice;
 import io.github.vertxbeanstalkd.bus.EngineAddress;
 import io.github.vertxbeanstalkd.bus.GroupState;
 import io.github.vertxbeanstalkd.bus.GroupStatus;
@@ -91,6 +92,7 @@ public final class ReplicationNode extends VerticleBase {
           + "conf/cluster-group.xml", true));
     }
     LocalCodec.register(vertx, ChangeOutbox.Changes.class);
+    LocalCodec.register(vertx, CopySlice.class);
     cluster = ClusterNodes.of(vertx);
     clusterNodeId = cluster.localNodeId();
     // The Vert.x node id, not Hazelcast's member id: a member merged back after a split (a pause, a
@@ -130,9 +132,15 @@ public final class ReplicationNode extends VerticleBase {
     candidacy = new Candidacy(vertx, config.group(), follower, lock, () -> isFollowing);
     publish();
     return Future.all(
-            vertx.eventBus().<ChangeOutbox.Changes>localConsumer(changes, msg -> {
-              if (shipper != null) {
-                shipper.onChanges(msg.body());
+            // Changes and copy slices through one consumer: the order the engine produced them in.
+            vertx.eventBus().<Object>localConsumer(changes, msg -> {
+              if (shipper == null) {
+                return;
+              }
+              if (msg.body() instanceof ChangeOutbox.Changes c) {
+                shipper.onChanges(c);
+              } else if (msg.body() instanceof CopySlice slice) {
+                shipper.onCopySlice(slice);
               }
             }).completion(),
             vertx.eventBus().<JsonObject>consumer(addresses.announcements(), msg -> onAnnouncement(msg.body()))
@@ -198,8 +206,10 @@ public final class ReplicationNode extends VerticleBase {
       return;
     }
     boolean hadPrimary = follower.newestTerm() > 0;
-    log.info("replication: taking over as term {} with the stream of term {} applied up to sequence {} (others:{})",
+    log.info("replication: taking over as term {} with the stream of term {} applied up to offset {} (others:{})",
         newTerm, follower.copiedTerm(), follower.applied(), candidacy.lastCompared());
+    // Standbys of the stream this node followed resume on it where their histories agree.
+    PriorStream prior = follower.priorStream();
     follower.sawTerm(newTerm);
     term = newTerm;
     isFollowing = false;
@@ -207,7 +217,8 @@ public final class ReplicationNode extends VerticleBase {
     follower.forgetCopy();
     // This node's connections wait while it takes over: the primary they ran on is gone.
     route.set(null);
-    shipper = new Shipper(vertx, config, engine, term, () -> stepDown("a standby has seen a newer term"), ackNanos);
+    shipper = new Shipper(vertx, config, engine, term, prior, () -> stepDown("a standby has seen a newer term"),
+        ackNanos);
     Shipper promoted = shipper;
     Future<Long> replicating = engine.run(port -> {
       port.replicateTo(outbox);

@@ -1,5 +1,6 @@
 package io.github.vertxbeanstalkd.replication;
 
+import io.github.vertxbeanstalkd.bus.CopySlice;
 import io.github.vertxbeanstalkd.config.ReplicationConfig;
 import io.github.vertxbeanstalkd.persistence.BinlogRecord;
 import io.github.vertxbeanstalkd.persistence.RecordFrames;
@@ -18,23 +19,36 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A primary's side of log shipping: every standby that subscribes is first copied (its jobs
- * dropped, then the live jobs as snapshots) and then follows the changes as they are logged, each
- * batch encoded once for all standbys. What the standbys acknowledge decides, against minAcks,
- * what the engine may acknowledge to clients. Runs on the replication node's context.
+ * A primary's side of log shipping: every standby that subscribes is either resumed from the
+ * backlog or copied (its jobs dropped, then slices of the live jobs, each read in one engine turn,
+ * interleaved in the engine's order with the changes logged meanwhile) and then follows the
+ * changes as they are logged, each batch encoded once for all standbys. Each standby has a
+ * window of bytes in flight and a bound on what may wait for it, so neither a copy nor a slow
+ * standby holds more than that on this node's heap. What the standbys acknowledge decides, against
+ * minAcks, what the engine may acknowledge to clients. Runs on the replication node's context.
  */
 final class Shipper {
   private static final Logger log = LoggerFactory.getLogger(Shipper.class);
-  /** Jobs per copy batch. */
-  private static final int COPY_JOBS = 256;
-  /** Batches a standby may leave unacknowledged before it is dropped (it subscribes again and is copied). */
-  private static final int MAX_UNACKED = 4096;
-  private static final long HEARTBEAT_NANOS = 300_000_000L;
-  private static final int HELD_BATCH_BYTES = 1 << 20;
-  /** Live batches a standby may have in flight before changes wait to be merged into the next one. */
+  /** The bytes of jobs one copy slice holds, about, and the most one merged live batch holds. */
+  static final int SLICE_BYTES = 1 << 20;
+  /** Bytes a standby may have in flight, sent and not acknowledged, copy and live alike. */
+  static final long WINDOW_BYTES = 4L << 20;
+  /**
+   * Batches a copying standby may have in flight: the primary reads and sends the next slices while
+   * the standby applies one. A following standby has one live batch in flight and what comes
+   * meanwhile waits, merged, for its acknowledgement: under load many engine turns share a round trip.
+   */
+  private static final int COPY_IN_FLIGHT = 4;
   private static final int LIVE_IN_FLIGHT = 1;
-  /** Changes that may wait for a standby that does not acknowledge before it is dropped (and copied again). */
-  private static final int MAX_PENDING_BYTES = 64 << 20;
+  /**
+   * Bytes that may wait for a standby beyond its window before it is dropped (it subscribes again,
+   * and resumes or is copied again). Waiting changes are mostly the very buffers the backlog keeps,
+   * so this is twice the backlog: a standby resumed from a full backlog still has room.
+   */
+  static final long MAX_QUEUED_BYTES = 32L << 20;
+  private static final long HEARTBEAT_NANOS = 300_000_000L;
+  /** How long a standby may take to drop its jobs before a copy (millions of deletes, logged). */
+  private static final long RESET_TIMEOUT_MILLIS = 300_000;
   /** How much of this term's stream a primary keeps for standbys that resume (Redis keeps 1 MiB by default). */
   private static final long BACKLOG_BYTES = 16L << 20;
 
@@ -45,7 +59,14 @@ final class Shipper {
   private final Runnable onNewerTerm;
   private final LongConsumer ackNanos;
   private final Map<String, StandbyLink> links = new HashMap<>();
+  /** The stream this node followed before it took over: standbys of that term at an offset it holds resume. */
+  private final PriorStream prior;
   private final DeliveryOptions delivery;
+  private final DeliveryOptions resetDelivery;
+  /**
+   * The offset in this history's stream of frames after the last change encoded: it goes on from
+   * where the stream this node followed before it took over ended, as Redis's replication offset does.
+   */
   private long logged;
   private long lastSequence;
   private long acknowledgedSent = -1;
@@ -54,32 +75,39 @@ final class Shipper {
   private Boolean acceptsSent;
   /** Whether the last log line said this primary is degraded; it starts so, with no standby yet. */
   private boolean isDegradedLogged = true;
-  /** This term's recent batches, for standbys that resume; null until the term's start is known. */
-  private Backlog backlog;
+  /** The history's recent frames (the prior stream's last, then this term's), for standbys that resume. */
+  private final Backlog backlog;
+  private long copies;
   private boolean isStopped;
 
   /**
+   * @param prior what this node held of the stream it followed before it took over
    * @param onNewerTerm a standby answered with a newer term: another node is primary, step down
    * @param ackNanos hears how long each acknowledgement took (the ack duration histogram)
    */
-  Shipper(Vertx vertx, ReplicationConfig config, EngineShipping engine, long term, Runnable onNewerTerm,
-      LongConsumer ackNanos) {
+  Shipper(Vertx vertx, ReplicationConfig config, EngineShipping engine, long term, PriorStream prior,
+      Runnable onNewerTerm, LongConsumer ackNanos) {
     this.vertx = vertx;
+    this.prior = prior;
+    this.logged = prior.offset();
+    this.backlog = new Backlog(BACKLOG_BYTES, prior.startsAt());
+    for (StandbyLink.Held h : prior.frames()) {
+      // Another primary's sequences: what this node logged of them is acknowledged already (floor).
+      backlog.add(new StandbyLink.Held(0, 0, h.logged(), h.frames()));
+    }
     this.config = config;
     this.engine = engine;
     this.term = term;
     this.onNewerTerm = onNewerTerm;
     this.ackNanos = ackNanos;
     this.delivery = new DeliveryOptions().setSendTimeout(Math.max(2_000, 2 * config.ackTimeoutMillis()));
+    this.resetDelivery = new DeliveryOptions().setSendTimeout(RESET_TIMEOUT_MILLIS);
   }
 
   /** Changes up to {@code sequence} were logged before this term: acknowledged as they are. */
   void acknowledgedUpTo(long sequence) {
     floor = Math.max(floor, sequence);
     lastSequence = Math.max(lastSequence, sequence);
-    if (backlog == null) {
-      backlog = new Backlog(BACKLOG_BYTES, lastSequence);
-    }
     recompute();
   }
 
@@ -98,15 +126,20 @@ final class Shipper {
     return config.minAcks() > 0 && caughtUp() < config.minAcks();
   }
 
+  /** The link to the standby at {@code address}, or null; for tests that watch its window. */
+  StandbyLink link(String address) {
+    return links.get(address);
+  }
+
   void stop() {
     isStopped = true;
     links.clear();
   }
 
   /**
-   * A standby asked to follow. One that applied this term's stream up to {@code resumeFrom} (of
-   * {@code resumeTerm}) resumes from there when the backlog still holds everything after it;
-   * any other is copied, then follows.
+   * A standby asked to follow. One that applied this history up to offset {@code resumeFrom} (this
+   * term's stream, or the prior stream up to where this node took over) resumes from there when
+   * the backlog still holds everything after it; any other is copied, then follows.
    *
    * @return whether it resumes (no copy)
    */
@@ -115,88 +148,82 @@ final class Shipper {
     if (old != null) {
       old.state = StandbyLink.State.GONE;
     }
-    StandbyLink link = new StandbyLink(address);
+    StandbyLink link = new StandbyLink(address, ++copies);
     links.put(address, link);
-    List<StandbyLink.Held> missing = resumeTerm == term && backlog != null ? backlog.after(resumeFrom, lastSequence)
-        : null;
+    boolean isOwnTerm = resumeTerm == term;
+    boolean isPriorTerm = resumeTerm >= 0 && resumeTerm == prior.term();
+    List<StandbyLink.Held> missing = null;
+    if (resumeFrom >= 0 && (isOwnTerm || (isPriorTerm && resumeFrom <= prior.offset()))) {
+      missing = backlog.from(resumeFrom);
+    }
     if (missing != null) {
       link.state = StandbyLink.State.LIVE;
-      link.copyAt = resumeFrom;
-      link.acked = resumeFrom;
-      link.held.addAll(missing);
-      log.info("replication: standby {} resumes from sequence {} ({} batches from the backlog, term {})", address,
-          resumeFrom, missing.size(), term);
-      flushHeld(link);
+      link.isStreaming = true;
+      link.copyCursor = -1;
+      for (StandbyLink.Held h : missing) {
+        link.enqueue(new StandbyLink.Queued(Batch.LIVE, h.first(), h.last(), h.logged(), h.frames()));
+      }
+      log.info("replication: standby {} resumes from offset {} of term {} ({} KiB from the backlog, term {})",
+          address, resumeFrom, resumeTerm, (logged - resumeFrom) >> 10, term);
+      pump(link);
       recompute();
       return true;
     }
+    if (isPriorTerm && resumeFrom > prior.offset()) {
+      log.info("replication: standby {} applied term {} up to offset {}, past {} where this node took over: its "
+          + "history diverged", address, resumeTerm, resumeFrom, prior.offset());
+    } else if (isOwnTerm || isPriorTerm) {
+      log.info("replication: standby {} at offset {} of term {} is beyond this node's backlog (offsets {} to {})",
+          address, resumeFrom, resumeTerm, backlog.startsAt(), backlog.endsAt());
+    }
     log.info("replication: standby {} subscribed; copying the live jobs (term {})", address, term);
-    send(link, Batch.of(Batch.RESET, term, lastSequence, lastSequence, logged, List.of()), () ->
-        engine.run(port -> new Object[] {port.lastSequence(), port.liveJobIds(), port.nextJobId()}).onSuccess(start -> {
-          link.copyAt = (Long) start[0];
-          link.copyIds = (long[]) start[1];
-          // Jobs put and deleted before the copy are not in it, but their ids are taken: the copy
-          // starts with the high-water mark, so ids never go back after this standby is promoted.
-          send(link, Batch.of(Batch.COPY, term, link.copyAt, link.copyAt, logged,
-              List.of(new BinlogRecord.HighWater((Long) start[2]))), () -> copyNext(link));
-        }));
+    link.copyStartNanos = System.nanoTime();
+    link.enqueue(new StandbyLink.Queued(Batch.RESET, lastSequence, lastSequence, logged, Buffer.buffer()));
+    pump(link);
     return false;
   }
 
-  private void copyNext(StandbyLink link) {
-    if (link.state != StandbyLink.State.COPYING || isStopped) {
+  /**
+   * Asks the engine for the copy's next slice once the standby has room for it: the slice comes
+   * back through {@link #onCopySlice}, in its place among the changes.
+   */
+  private void askSlice(StandbyLink link) {
+    if (link.state != StandbyLink.State.COPYING || link.isSliceAsked || link.copyCursor < 0 || isStopped
+        || link.queuedBytes + link.inFlightBytes >= WINDOW_BYTES) {
       return;
     }
-    int from = link.copyCursor;
-    int to = Math.min(link.copyIds.length, from + COPY_JOBS);
-    if (from == to) {
-      link.state = StandbyLink.State.LIVE;
-      // Its copy holds everything logged up to the copy's start: acknowledged that far.
-      link.acked = Math.max(link.acked, link.copyAt);
-      log.info("replication: standby {} copied {} jobs and follows from sequence {}", link.address,
-          link.copyIds.length, link.copyAt);
-      link.copyIds = null;
-      flushHeld(link);
-      recompute();
-      return;
-    }
-    link.copyCursor = to;
-    engine.<List<BinlogRecord.JobSnapshot>>run(port -> port.snapshotsOf(link.copyIds, from, to)).onSuccess(jobs ->
-        send(link, Batch.of(Batch.COPY, term, link.copyAt, link.copyAt, logged, new ArrayList<>(jobs)),
-            () -> copyNext(link)));
+    link.isSliceAsked = true;
+    String address = link.address;
+    long copy = link.copy;
+    int cursor = link.copyCursor;
+    engine.send(port -> port.copySlice(address, copy, cursor, SLICE_BYTES));
   }
 
   /**
-   * The changes held while a copy ran, sent in batches of up to {@link #HELD_BATCH_BYTES}: a long
-   * copy under a heavy load holds many small batches, more than a standby may leave unacknowledged.
+   * A slice of a copy, read by the engine after every change this node has heard of so far and
+   * before the next: from the first on, the standby also gets the changes, in this same order.
    */
-  private void flushHeld(StandbyLink link) {
-    Buffer merged = null;
-    long first = 0;
-    long last = 0;
-    long loggedThen = 0;
-    for (StandbyLink.Held h = link.held.poll(); h != null; h = link.held.poll()) {
-      if (h.last() <= link.copyAt) {
-        continue;
-      }
-      if (merged == null) {
-        merged = Buffer.buffer();
-        first = h.first();
-      }
-      merged.appendBuffer(h.frames());
-      last = h.last();
-      loggedThen = h.logged();
-      if (merged.length() >= HELD_BATCH_BYTES) {
-        sendLive(link, first, last, loggedThen, merged);
-        merged = null;
-      }
+  void onCopySlice(CopySlice slice) {
+    StandbyLink link = links.get(slice.standby());
+    if (isStopped || link == null || link.copy != slice.copy() || link.state != StandbyLink.State.COPYING) {
+      return;
     }
-    if (merged != null) {
-      sendLive(link, first, last, loggedThen, merged);
-    }
+    link.isSliceAsked = false;
+    link.isStreaming = true;
+    link.copyCursor = slice.nextCursor();
+    link.copiedJobs += slice.jobs().size();
+    List<BinlogRecord> records = new ArrayList<>(slice.jobs().size() + 1);
+    // Jobs put and deleted before the copy are not in it, but their ids are taken: every slice
+    // carries the high-water mark, so ids never go back after this standby is promoted.
+    records.add(new BinlogRecord.HighWater(slice.nextJobId()));
+    records.addAll(slice.jobs());
+    link.enqueue(new StandbyLink.Queued(slice.isLast() ? Batch.COPY_END : Batch.COPY, slice.sequence(),
+        slice.sequence(), logged, Buffer.buffer(RecordFrames.encode(records))));
+    pump(link);
+    askSlice(link);
   }
 
-  /** What the engine logged in one turn: encoded once, sent to every following standby. */
+  /** What the engine logged in one turn: encoded once, queued for every standby the stream goes to. */
   void onChanges(ChangeOutbox.Changes changes) {
     if (isStopped || changes.records().isEmpty()) {
       return;
@@ -207,18 +234,22 @@ final class Shipper {
     long first = seq[0];
     long last = seq[seq.length - 1];
     lastSequence = last;
-    if (backlog != null) {
-      backlog.add(new StandbyLink.Held(first, last, logged, frames));
-    }
+    backlog.add(new StandbyLink.Held(first, last, logged, frames));
+    List<StandbyLink> over = null;
     for (StandbyLink link : links.values()) {
-      if (link.state == StandbyLink.State.LIVE) {
-        offerLive(link, first, last, logged, frames);
-      } else if (link.copyAt >= 0 && last > link.copyAt) {
-        link.held.add(new StandbyLink.Held(first, last, logged, frames));
-      } else if (link.copyAt < 0) {
-        // The copy's starting point is not known yet; the records after it are kept, and filtered then.
-        link.held.add(new StandbyLink.Held(first, last, logged, frames));
+      if (!link.isStreaming) {
+        continue;
       }
+      link.enqueue(new StandbyLink.Queued(Batch.LIVE, first, last, logged, frames));
+      if (link.queuedBytes > MAX_QUEUED_BYTES) {
+        over = over == null ? new ArrayList<>() : over;
+        over.add(link);
+      } else {
+        pump(link);
+      }
+    }
+    if (over != null) {
+      over.forEach(link -> drop(link, "more than " + (MAX_QUEUED_BYTES >> 20) + " MiB waited for it"));
     }
     if (config.minAcks() == 0 || links.isEmpty()) {
       recompute();
@@ -226,76 +257,91 @@ final class Shipper {
   }
 
   /**
-   * Group commit between the nodes: a change goes at once to a standby with no live batch in
-   * flight; otherwise it waits, merged with whatever else comes, until the batch in flight is
-   * acknowledged. Under load many engine turns (many connections) share one round trip; alone, a
-   * change never waits.
+   * Sends what waits for the standby, in order, while its window has room. Changes that waited
+   * leave merged, up to {@link #SLICE_BYTES} a batch: group commit between the nodes.
    */
-  private void offerLive(StandbyLink link, long first, long last, long loggedBytes, Buffer frames) {
-    if (link.liveInFlight < LIVE_IN_FLIGHT && link.pending == null) {
-      sendLive(link, first, last, loggedBytes, frames);
-      return;
+  private void pump(StandbyLink link) {
+    int maxBatches = link.state == StandbyLink.State.LIVE ? LIVE_IN_FLIGHT : COPY_IN_FLIGHT;
+    while (!link.queue.isEmpty() && link.state != StandbyLink.State.GONE && !isStopped
+        && link.inFlightBatches < maxBatches && link.inFlightBytes < WINDOW_BYTES) {
+      StandbyLink.Queued head = link.queue.poll();
+      link.queuedBytes -= head.frames().length();
+      if (head.kind() != Batch.LIVE || link.queue.isEmpty() || link.queue.peek().kind() != Batch.LIVE) {
+        send(link, new Batch(head.kind(), term, head.first(), head.last(), head.logged(), head.frames()));
+        continue;
+      }
+      Buffer merged = Buffer.buffer(SLICE_BYTES / 4).appendBuffer(head.frames());
+      long last = head.last();
+      long loggedThen = head.logged();
+      while (!link.queue.isEmpty() && link.queue.peek().kind() == Batch.LIVE
+          && merged.length() + link.queue.peek().frames().length() <= SLICE_BYTES) {
+        StandbyLink.Queued next = link.queue.poll();
+        link.queuedBytes -= next.frames().length();
+        merged.appendBuffer(next.frames());
+        last = next.last();
+        loggedThen = next.logged();
+      }
+      send(link, new Batch(Batch.LIVE, term, head.first(), last, loggedThen, merged));
     }
-    if (link.pending == null) {
-      link.pending = Buffer.buffer(Math.max(4096, frames.length() * 4));
-      link.pendingFirst = first;
-    }
-    link.pending.appendBuffer(frames);
-    link.pendingLast = last;
-    link.pendingLogged = loggedBytes;
-    if (link.pending.length() > MAX_PENDING_BYTES) {
-      drop(link, "more than " + (MAX_PENDING_BYTES >> 20) + " MiB of changes waited for it");
-    }
-  }
-
-  /** A live batch was acknowledged: what waited meanwhile goes as one batch. */
-  private void sendPending(StandbyLink link) {
-    if (link.pending != null && link.liveInFlight < LIVE_IN_FLIGHT) {
-      Buffer frames = link.pending;
-      link.pending = null;
-      sendLive(link, link.pendingFirst, link.pendingLast, link.pendingLogged, frames);
-    }
-  }
-
-  private void sendLive(StandbyLink link, long first, long last, long loggedBytes, Buffer frames) {
-    if (link.copyAt >= 0 && last <= link.copyAt) {
-      return;
-    }
-    long sentNanos = System.nanoTime();
-    Batch batch = new Batch(Batch.LIVE, term, first, last, loggedBytes, frames);
-    link.liveInFlight++;
-    send(link, batch, () -> {
-      ackNanos.accept(System.nanoTime() - sentNanos);
-      link.liveInFlight--;
-      link.acked = Math.max(link.acked, last);
-      sendPending(link);
-      recompute();
-    });
   }
 
   /** Every few hundred milliseconds: heartbeats to idle standbys, and what their silence means for acks. */
   void tick() {
     long now = System.nanoTime();
     for (StandbyLink link : links.values()) {
-      if (link.state == StandbyLink.State.LIVE && link.unacked.isEmpty() && now - link.lastSentNanos > HEARTBEAT_NANOS) {
-        send(link, new Batch(Batch.LIVE, term, link.acked, link.acked, logged, Buffer.buffer()), () -> {});
+      if (link.state == StandbyLink.State.LIVE && link.unacked.isEmpty() && link.queue.isEmpty()
+          && now - link.lastSentNanos > HEARTBEAT_NANOS) {
+        request(link, new Batch(Batch.LIVE, term, link.acked, link.acked, logged, Buffer.buffer()), delivery, () -> {});
       }
     }
     recompute();
   }
 
-  private void send(StandbyLink link, Batch batch, Runnable onAck) {
+  /** One batch of the window: counted in flight until the standby answers. */
+  private void send(StandbyLink link, Batch batch) {
+    int bytes = batch.frames().length();
+    link.inFlightBatches++;
+    link.inFlightBytes += bytes;
+    link.peakInFlightBytes = Math.max(link.peakInFlightBytes, link.inFlightBytes);
+    long sentNanos = System.nanoTime();
+    request(link, batch, batch.kind() == Batch.RESET ? resetDelivery : delivery, () -> {
+      link.inFlightBatches--;
+      link.inFlightBytes -= bytes;
+      switch (batch.kind()) {
+        case Batch.LIVE -> {
+          ackNanos.accept(System.nanoTime() - sentNanos);
+          link.acked = Math.max(link.acked, batch.last());
+        }
+        case Batch.COPY_END -> copied(link, batch.first());
+        default -> { }
+      }
+      pump(link);
+      askSlice(link);
+      recompute();
+    });
+  }
+
+  /**
+   * The standby applied the copy's last slice: it holds every job as it was when that slice was
+   * read, and every change logged before it, so it follows from there and counts toward minAcks.
+   */
+  private void copied(StandbyLink link, long sequence) {
+    link.state = StandbyLink.State.LIVE;
+    link.acked = Math.max(link.acked, sequence);
+    log.info("replication: standby {} copied {} jobs in {} ms and follows from sequence {} (at most {} KiB in "
+            + "flight and {} KiB waiting for it)", link.address, link.copiedJobs,
+        (System.nanoTime() - link.copyStartNanos) / 1_000_000, sequence, link.peakInFlightBytes >> 10,
+        link.peakQueuedBytes >> 10);
+  }
+
+  private void request(StandbyLink link, Batch batch, DeliveryOptions options, Runnable onAck) {
     if (link.state == StandbyLink.State.GONE || isStopped) {
-      return;
-    }
-    if (link.unacked.size() >= MAX_UNACKED) {
-      drop(link, "fell " + MAX_UNACKED + " batches behind");
       return;
     }
     long sentNanos = System.nanoTime();
     link.lastSentNanos = sentNanos;
     link.unacked.add(sentNanos);
-    vertx.eventBus().<Buffer>request(link.address, batch.encode(), delivery).onComplete(r -> {
+    vertx.eventBus().<Buffer>request(link.address, batch.encode(), options).onComplete(r -> {
       link.unacked.poll();
       if (isStopped || link.state == StandbyLink.State.GONE) {
         return;
@@ -316,7 +362,10 @@ final class Shipper {
   private void drop(StandbyLink link, String why) {
     if (links.remove(link.address) == link) {
       link.state = StandbyLink.State.GONE;
-      log.warn("replication: standby {} dropped ({}); it is copied again when it subscribes", link.address, why);
+      link.queue.clear();
+      link.queuedBytes = 0;
+      log.warn("replication: standby {} dropped ({}); it resumes or is copied again when it subscribes",
+          link.address, why);
       recompute();
     }
   }

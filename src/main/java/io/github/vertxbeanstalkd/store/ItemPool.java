@@ -121,6 +121,23 @@ public final class ItemPool {
     liveItems--;
   }
 
+  /**
+   * The first handle from {@code handle} on that may be live (its page holds items and it was
+   * handed out at least once), or -1 past the last: a cursor over every item, in handle order, that
+   * needs no array of the live ones. Items do not move, so an item live from before a walk starts
+   * until after it ends is met exactly once.
+   */
+  public int nextTouched(int handle) {
+    int p = handle >>> shift;
+    int index = handle & (itemsPerPage - 1);
+    for (; p < pageLimit; p++, index = 0) {
+      if (pages[p] != null && liveInPage[p] > 0 && index < untouchedFrom[p]) {
+        return p << shift | index;
+      }
+    }
+    return -1;
+  }
+
   /** The page holding the item: read and write it at {@link #offset}. */
   public ByteBuffer page(int handle) {
     return pages[handle >>> shift];

@@ -85,7 +85,7 @@ class FailoverTest {
     putAcknowledged(second, "while-a-standby-is-down-", 5);
     first.start();
     awaitRole(first, "standby", REJOIN_MILLIS);
-    assertTrue(first.logContains("resuming from sequence"), first + " took a full copy instead of resuming:\n"
+    assertTrue(first.logContains("resuming from offset"), first + " took a full copy instead of resuming:\n"
         + first.log());
     assertSame(second, awaitOnePrimaryAndStandbys(nodes, REJOIN_MILLIS), "the primary changed when " + first
         + " restarted");
@@ -124,6 +124,55 @@ class FailoverTest {
       assertEquals("primary", third.role(), "the new primary kept its role when the old one resumed");
       assertAllAcknowledgedOn(third, "after SIGCONT of " + second);
     }
+  }
+
+  @Test
+  void aStandbyOfTheOldPrimaryResumesOnTheNewOneWithoutAFullCopy() throws Exception {
+    CpLoopbackCluster cluster = new CpLoopbackCluster(3, dir);
+    JsonObject replication = new JsonObject().put("minAcks", 1).put("whenTooFewStandbys", "serve");
+    for (int i = 0; i < 3; i++) {
+      nodes.add(new GroupNode("node" + (i + 1), dir, cluster.xmlFor(i), replication));
+    }
+    for (GroupNode node : nodes) {
+      node.start();
+    }
+    awaitRoles();
+    GroupNode first = awaitOnePrimaryAndStandbys(nodes, START_MILLIS);
+    long firstTerm = term(first);
+    putAcknowledged(first, "before-kill-", 300);
+
+    java.util.Map<GroupNode, Integer> resumesBefore = new java.util.HashMap<>();
+    for (GroupNode node : others(first)) {
+      resumesBefore.put(node, node.logCount("resuming from offset"));
+    }
+    long killedAt = System.nanoTime();
+    first.kill();
+    GroupNode second = awaitNewPrimary(others(first), firstTerm, killedAt);
+    GroupNode survivor = others(first).stream().filter(n -> n != second).findFirst().orElseThrow();
+    awaitRole(survivor, "standby", REJOIN_MILLIS);
+    putAcknowledged(second, "after-kill-", 50);
+    assertAllAcknowledgedOn(second, "after SIGKILL of " + first);
+    // The survivor followed the old primary: it resumes on the new one from its own offset, both
+    // holding the old term's stream up to there, and takes no copy.
+    assertTrue(survivor.logCount("resuming from offset") > resumesBefore.get(survivor), survivor
+        + " did not resume:\n" + survivor.log());
+    assertTrue(second.logContains("resumes from offset"), second + " did not resume it:\n" + second.log());
+    assertTrue(!second.logContains("copying the live jobs"), second + " copied the jobs to " + survivor + ":\n"
+        + second.log());
+    // And it holds what the new primary holds.
+    long jobs = acknowledged.size();
+    Waits.until(() -> readyJobs(survivor) == jobs && readyJobs(second) == jobs ? true : null, REJOIN_MILLIS,
+        () -> "the survivor holds " + readyJobs(survivor) + " jobs, the new primary " + readyJobs(second)
+            + ", acknowledged " + jobs);
+
+    // The old primary comes back: its own tail is not in the new history, so it is copied.
+    first.start();
+    awaitRole(first, "standby", REJOIN_MILLIS);
+    assertTrue(second.logContains("copying the live jobs"), second + " did not copy the jobs to " + first);
+  }
+
+  private static long readyJobs(GroupNode node) {
+    return node.apiStats().map(s -> s.getLong("current-jobs-ready", -1L)).orElse(-1L);
   }
 
   /** Waits until every node answers /healthz with its role. */

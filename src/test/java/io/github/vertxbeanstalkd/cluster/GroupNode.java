@@ -98,6 +98,20 @@ final class GroupNode implements AutoCloseable {
     }
   }
 
+  /** How many times this start's whole log has {@code text}. */
+  int logCount(String text) {
+    try {
+      String log = Files.readString(logFile(), StandardCharsets.ISO_8859_1);
+      int n = 0;
+      for (int at = log.indexOf(text); at >= 0; at = log.indexOf(text, at + 1)) {
+        n++;
+      }
+      return n;
+    } catch (IOException e) {
+      return 0;
+    }
+  }
+
   private Path logFile() {
     return logDir.resolve(name + "-" + starts + ".log");
   }
@@ -138,6 +152,23 @@ final class GroupNode implements AutoCloseable {
       return Optional.of(HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/readyz"))
           .timeout(HEALTHZ_REQUEST).build(), HttpResponse.BodyHandlers.ofString()));
     } catch (IOException notYet) {
+      return Optional.empty();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.empty();
+    }
+  }
+
+  /** The node's own engine's stats ({@code /api/stats}, on a standby too), or empty when it does not answer. */
+  Optional<JsonObject> apiStats() {
+    if (!isAlive() || isStopped) {
+      return Optional.empty();
+    }
+    try {
+      HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/api/stats"))
+          .timeout(HEALTHZ_REQUEST).build(), HttpResponse.BodyHandlers.ofString());
+      return r.statusCode() == 200 ? Optional.of(new JsonObject(r.body()).getJsonObject("stats")) : Optional.empty();
+    } catch (IOException | DecodeException notYet) {
       return Optional.empty();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -8,11 +8,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /** The cluster tests' waits for observable events: polled, bounded, never a fixed sleep as the condition. */
-final class Waits {
+public final class Waits {
   private Waits() {}
 
   /** Polls {@code condition} every 100 ms until it gives a value; fails with {@code failure} after {@code millis}. */
-  static <T> T until(Supplier<T> condition, long millis, Supplier<String> failure) throws InterruptedException {
+  public static <T> T until(Supplier<T> condition, long millis, Supplier<String> failure) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
     while (true) {
       T value = condition.get();

@@ -12,6 +12,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.vertxbeanstalkd.bus.ChangeStream;
+import io.github.vertxbeanstalkd.bus.CopySlice;
 import io.github.vertxbeanstalkd.persistence.BinlogRecord;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +29,8 @@ import org.junit.jupiter.api.Test;
  */
 class LogShippingTest {
   private final EngineFixture primary = new EngineFixture();
-  private final List<BinlogRecord> shipped = new ArrayList<>();
+  /** What the primary streamed, in its order: records, and the slices of copies read in between. */
+  private final List<Object> shipped = new ArrayList<>();
   /** A primary whose every change is acknowledged at once, under a lease that lasts. */
   private void replicate() {
     replicateUnacknowledged();
@@ -36,7 +39,17 @@ class LogShippingTest {
   }
 
   private void replicateUnacknowledged() {
-    primary.engine.shipping().replicateTo((sequence, record) -> shipped.add(record));
+    primary.engine.shipping().replicateTo(new ChangeStream() {
+      @Override
+      public void appended(long sequence, BinlogRecord record) {
+        shipped.add(record);
+      }
+
+      @Override
+      public void copied(CopySlice slice) {
+        shipped.add(slice);
+      }
+    });
   }
 
   /** A primary whose lease runs 3 s from now and whose changes need no standby's acknowledgement. */
@@ -46,9 +59,55 @@ class LogShippingTest {
     primary.engine.shipping().acknowledge(Long.MAX_VALUE);
   }
 
+  /** Applies what was streamed to {@code standby}, in order, a slice as Shipper sends it: the high-water mark, then its jobs. */
   private void ship(EngineFixture standby) {
-    standby.engine.shipping().apply(new ArrayList<>(shipped));
+    List<BinlogRecord> records = new ArrayList<>();
+    for (Object o : shipped) {
+      if (o instanceof CopySlice slice) {
+        records.add(new BinlogRecord.HighWater(slice.nextJobId()));
+        records.addAll(slice.jobs());
+      } else {
+        records.add((BinlogRecord) o);
+      }
+    }
+    standby.engine.shipping().apply(records);
     shipped.clear();
+  }
+
+  /** Reads the next slice of a copy at {@code cursor}; the cursor of the one after, -1 after the last. */
+  private int slice(int cursor, int maxBytes) {
+    primary.engine.shipping().copySlice("late", 1, cursor, maxBytes);
+    return ((CopySlice) shipped.get(shipped.size() - 1)).nextCursor();
+  }
+
+  /**
+   * One random command on the primary (a put, reserve-job, release, bury, kick-job, delete, or
+   * 300 ms passing on every fixture); the highest id put so far.
+   */
+  private long randomStep(Random random, Session producer, Session worker, long lastId, EngineFixture... others) {
+    int kind = random.nextInt(10);
+    long id = 1 + random.nextInt((int) Math.max(1, lastId));
+    if (kind < 4) {
+      primary.send(producer, use("t" + random.nextInt(3)));
+      String reply = primary.one(producer, put(random.nextInt(5), random.nextInt(3), 60, "job-" + random.nextInt()));
+      return Long.parseLong(reply.substring("INSERTED ".length()));
+    } else if (kind == 4) {
+      primary.send(worker, reserveJob(id));
+    } else if (kind == 5) {
+      primary.send(worker, release(id, random.nextInt(5), random.nextInt(2)));
+    } else if (kind == 6) {
+      primary.send(worker, bury(id, random.nextInt(5)));
+    } else if (kind == 7) {
+      primary.send(producer, kickJob(id));
+    } else if (kind == 8) {
+      primary.send(random.nextBoolean() ? worker : producer, delete(id));
+    } else {
+      primary.passMillis(300);
+      for (EngineFixture other : others) {
+        other.passMillis(300);
+      }
+    }
+    return lastId;
   }
 
   @Test
@@ -60,26 +119,7 @@ class LogShippingTest {
     Session worker = primary.open();
     long lastId = 0;
     for (int step = 0; step < 3_000; step++) {
-      int kind = random.nextInt(10);
-      long id = 1 + random.nextInt((int) Math.max(1, lastId));
-      if (kind < 4) {
-        primary.send(producer, use("t" + random.nextInt(3)));
-        String reply = primary.one(producer, put(random.nextInt(5), random.nextInt(3), 60, "job-" + step));
-        lastId = Long.parseLong(reply.substring("INSERTED ".length()));
-      } else if (kind == 4) {
-        primary.send(worker, reserveJob(id));
-      } else if (kind == 5) {
-        primary.send(worker, release(id, random.nextInt(5), random.nextInt(2)));
-      } else if (kind == 6) {
-        primary.send(worker, bury(id, random.nextInt(5)));
-      } else if (kind == 7) {
-        primary.send(producer, kickJob(id));
-      } else if (kind == 8) {
-        primary.send(random.nextBoolean() ? worker : producer, delete(id));
-      } else {
-        primary.passMillis(300);
-        standby.passMillis(300);
-      }
+      lastId = randomStep(random, producer, worker, lastId, standby);
       if (step % 50 == 0) {
         ship(standby);
       }
@@ -101,14 +141,48 @@ class LogShippingTest {
     }
     shipped.clear();
     EngineFixture late = new EngineFixture();
-    long[] ids = primary.engine.shipping().liveJobIds();
-    // Changes while the copy is under way go into the stream, after the copy's first part.
-    List<BinlogRecord> copy = new ArrayList<>(primary.engine.shipping().snapshotsOf(ids, 0, ids.length / 2));
-    primary.send(producer, delete(ids[0]), delete(ids[ids.length - 1]), put("late"));
-    copy.addAll(primary.engine.shipping().snapshotsOf(ids, ids.length / 2, ids.length));
-    late.engine.shipping().apply(copy);
+    // Changes while the copy is under way go into the stream, between the slices.
+    int cursor = slice(0, 2_000);
+    primary.send(producer, delete(1), delete(300), put("late"));
+    while (cursor >= 0) {
+      cursor = slice(cursor, 2_000);
+    }
     ship(late);
     assertSameJobs(primary, late, 301);
+  }
+
+  @Test
+  void aCopyTakenWhileJobsArePutChangedAndDeletedEndsWithThePrimarysJobs() {
+    replicate();
+    Random random = new Random(11);
+    Session producer = primary.open();
+    Session worker = primary.open();
+    long lastId = 0;
+    for (int step = 0; step < 2_000; step++) {
+      lastId = randomStep(random, producer, worker, lastId);
+    }
+    EngineFixture late = new EngineFixture();
+    // The late standby's stream starts with its copy's first slice.
+    shipped.clear();
+    int slices = 0;
+    for (int cursor = 0; cursor >= 0; slices++) {
+      // A few jobs a slice, and commands between every two, so most jobs change while the copy runs.
+      cursor = slice(cursor, 300);
+      for (int k = 0; k < 4; k++) {
+        lastId = randomStep(random, producer, worker, lastId, late);
+      }
+      if (slices % 7 == 0) {
+        ship(late);
+      }
+    }
+    for (int step = 0; step < 200; step++) {
+      lastId = randomStep(random, producer, worker, lastId, late);
+    }
+    ship(late);
+    assertTrue(slices > 50, "the copy took " + slices + " slices");
+    primary.passSeconds(3);
+    late.passSeconds(3);
+    assertSameJobs(primary, late, lastId);
   }
 
   @Test

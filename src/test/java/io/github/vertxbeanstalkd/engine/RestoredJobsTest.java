@@ -10,6 +10,7 @@ import io.github.vertxbeanstalkd.persistence.FsyncPolicy;
 import io.github.vertxbeanstalkd.persistence.JobCounters;
 import io.github.vertxbeanstalkd.persistence.Replay;
 import io.github.vertxbeanstalkd.persistence.SnapshotState;
+import io.github.vertxbeanstalkd.store.DirectMemory;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -58,16 +59,29 @@ class RestoredJobsTest {
       write(logDir, new Random(seed), 4_000);
       List<BinlogRecord.JobSnapshot> expected = Replay.read(logDir, false).jobs();
       Binlog binlog = Binlog.lock(config(logDir), Runnable::run, QUIET);
-      QueueEngine engine = new QueueEngine(CLOCK, r -> { }, ServerInfo.forTests(), 65_535, binlog);
+      // The engine's own structures, as QueueEngine builds them, with the log's bases in the records.
+      JobTable table = new JobTable(new DirectMemory());
+      JobTransitions jobs = new JobTransitions(table, new Tubes(table), new Sessions(table), (t, now) -> { }, binlog,
+          CLOCK);
+      binlog.keepBasesIn(table.logBases());
       try {
-        engine.restored(binlog.replay(engine.replayTarget()));
-        long[] ids = engine.shipping().liveJobIds();
-        List<BinlogRecord.JobSnapshot> restored = new ArrayList<>(engine.shipping().snapshotsOf(ids, 0, ids.length));
+        jobs.restored(binlog.replay(new RestoredJobs(jobs)).nextJobId());
+        List<BinlogRecord.JobSnapshot> restored = new ArrayList<>();
+        for (int j = table.nextSlot(0); j != JobTable.NONE; j = table.nextSlot(j + 1)) {
+          if (table.isLive(j)) {
+            restored.add(jobs.snapshotOf(j, CLOCK.nanos()));
+          }
+        }
         restored.sort(Comparator.comparingLong(BinlogRecord.JobSnapshot::id));
         assertEquals(expected, restored, "seed " + seed);
-        assertEquals(Replay.read(logDir, false).nextJobId(), engine.shipping().nextJobId(), "seed " + seed);
+        assertEquals(Replay.read(logDir, false).nextJobId(), jobs.nextJobId(), "seed " + seed);
+        // The log's account of each job is in its record: every job is based in a segment it read.
+        for (BinlogRecord.JobSnapshot job : expected) {
+          assertEquals(true, binlog.segmentOf(job.id()) > 0, "seed " + seed + ", job " + job.id());
+        }
       } finally {
-        engine.close();
+        jobs.close();
+        table.close();
         binlog.close();
       }
     }

@@ -15,6 +15,38 @@ class ItemPoolTest {
   private final DirectMemory memory = new DirectMemory();
 
   @Test
+  void aWalkOfTouchedHandlesMeetsEveryLiveItemOnce() {
+    Random random = new Random(9);
+    ItemPool pool = new ItemPool(memory, 16, 4);
+    HashSet<Integer> live = new HashSet<>();
+    List<Integer> handles = new ArrayList<>();
+    for (int step = 0; step < 4000; step++) {
+      if (handles.isEmpty() || random.nextInt(100) < 55) {
+        int h = pool.allocate();
+        live.add(h);
+        handles.add(h);
+      } else {
+        int h = handles.remove(random.nextInt(handles.size()));
+        live.remove(h);
+        pool.free(h);
+      }
+      if (step % 500 == 0) {
+        pool.trim();
+      }
+    }
+    pool.trim();
+    pool.trim();
+    HashSet<Integer> met = new HashSet<>();
+    int previous = -1;
+    for (int h = pool.nextTouched(0); h >= 0; h = pool.nextTouched(h + 1)) {
+      assertTrue(h > previous, "the walk went back from " + previous + " to " + h);
+      previous = h;
+      met.add(h);
+    }
+    assertTrue(met.containsAll(live), "the walk missed live items");
+  }
+
+  @Test
   void randomAllocationsAndFreesKeepEveryLiveItemsBytes() {
     for (long seed = 1; seed <= 20; seed++) {
       Random random = new Random(seed);
