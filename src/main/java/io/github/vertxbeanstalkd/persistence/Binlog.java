@@ -99,11 +99,7 @@ public final class Binlog {
    */
   public static Binlog open(BinlogConfig config, Executor engineThread, BinlogListener listener)
       throws IOException {
-    if (!config.isEnabled()) {
-      return inMemory(config);
-    }
-    long reserve = Math.min(MAX_RESERVE_BYTES, config.segmentSizeBytes());
-    return open(config, engineThread, listener, DiskLogFiles.INSTANCE, reserve, DISK_FULL_RETRY_MILLIS);
+    return lock(config, engineThread, listener).collect();
   }
 
   /**
@@ -139,10 +135,16 @@ public final class Binlog {
 
   static Binlog open(BinlogConfig config, Executor engineThread, BinlogListener listener, LogFiles files,
       long reserveBytes, long retryMillis) throws IOException {
-    Binlog b = lock(config, engineThread, listener, files, reserveBytes, retryMillis);
-    CollectedJobs jobs = new CollectedJobs();
-    b.recovered = b.replay(jobs).withJobs(jobs);
-    return b;
+    return lock(config, engineThread, listener, files, reserveBytes, retryMillis).collect();
+  }
+
+  /** Replays into a collection of every job, kept for {@link #takeRecovered()}; a log in memory has none. */
+  private Binlog collect() throws IOException {
+    if (writer != null) {
+      CollectedJobs jobs = new CollectedJobs();
+      recovered = replay(jobs).withJobs(jobs);
+    }
+    return this;
   }
 
   static Binlog lock(BinlogConfig config, Executor engineThread, BinlogListener listener, LogFiles files,

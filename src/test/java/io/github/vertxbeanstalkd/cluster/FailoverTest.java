@@ -48,11 +48,10 @@ class FailoverTest {
     }
   }
 
-  @Test
-  void acknowledgedJobsSurviveAKilledPrimaryAndAPausedOne() throws Exception {
+  /** Three nodes with the defaults a user gets (minAcks 1, whenTooFewStandbys "serve"), set out loud; the primary. */
+  private GroupNode startGroup() throws Exception {
     CpLoopbackCluster cluster = new CpLoopbackCluster(3, dir);
     System.out.println("FailoverTest: Hazelcast configuration: " + cluster.describe());
-    // The defaults a user gets (minAcks 1, whenTooFewStandbys "serve"), set out loud.
     JsonObject replication = new JsonObject().put("minAcks", 1).put("whenTooFewStandbys", "serve");
     for (int i = 0; i < 3; i++) {
       nodes.add(new GroupNode("node" + (i + 1), dir, cluster.xmlFor(i), replication));
@@ -61,7 +60,12 @@ class FailoverTest {
       node.start();
     }
     awaitRoles();
-    GroupNode first = awaitOnePrimaryAndStandbys(nodes, START_MILLIS);
+    return awaitOnePrimaryAndStandbys(nodes, START_MILLIS);
+  }
+
+  @Test
+  void acknowledgedJobsSurviveAKilledPrimaryAndAPausedOne() throws Exception {
+    GroupNode first = startGroup();
     long firstTerm = term(first);
     putAcknowledged(first, "before-kill-", 50);
 
@@ -128,16 +132,7 @@ class FailoverTest {
 
   @Test
   void aStandbyOfTheOldPrimaryResumesOnTheNewOneWithoutAFullCopy() throws Exception {
-    CpLoopbackCluster cluster = new CpLoopbackCluster(3, dir);
-    JsonObject replication = new JsonObject().put("minAcks", 1).put("whenTooFewStandbys", "serve");
-    for (int i = 0; i < 3; i++) {
-      nodes.add(new GroupNode("node" + (i + 1), dir, cluster.xmlFor(i), replication));
-    }
-    for (GroupNode node : nodes) {
-      node.start();
-    }
-    awaitRoles();
-    GroupNode first = awaitOnePrimaryAndStandbys(nodes, START_MILLIS);
+    GroupNode first = startGroup();
     long firstTerm = term(first);
     putAcknowledged(first, "before-kill-", 300);
 
