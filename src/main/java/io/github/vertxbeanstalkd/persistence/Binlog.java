@@ -129,7 +129,7 @@ public final class Binlog {
     long reserve = Math.min(MAX_RESERVE_BYTES, config.segmentSizeBytes());
     Binlog b = new Binlog(config, engineThread, listener, NowhereFiles.INSTANCE, null, reserve,
         DISK_FULL_RETRY_MILLIS);
-    b.start(RecoveredLog.empty());
+    b.start(RecoveredLog.empty(), 0);
     return b;
   }
 
@@ -181,7 +181,7 @@ public final class Binlog {
       if (found.tornTail() != null) {
         found.tornTail().cut();
       }
-      start(found);
+      start(found, SegmentFile.highestNamedIndex(dir));
       return found;
     } catch (IOException | RuntimeException e) {
       ledger.close();
@@ -192,7 +192,11 @@ public final class Binlog {
     }
   }
 
-  private void start(RecoveredLog found) {
+  /**
+   * @param taken the highest index an entry of the directory is named for (see {@link
+   *     SegmentFile#highestNamedIndex}), 0 for a log that keeps no files
+   */
+  private void start(RecoveredLog found, long taken) {
     // Segments lost before a recover start (a hole) leave a gap in the indexes, which the ledger
     // keeps: an empty stand-in per missing index would be millions of them after one stray file
     // named like a segment far ahead (say a copy named binlog.20261125).
@@ -201,6 +205,12 @@ public final class Binlog {
     // A newest segment torn inside its header is written again under its own index.
     long first = found.tornTail() != null && found.tornTail().offset() < SegmentFile.HEADER_BYTES
         ? SegmentFile.indexOf(found.tornTail().file()) : index + 1;
+    // An entry named like a segment that replay could not read (a directory in a segment's place)
+    // still takes its name: the first new segment goes past it, not onto it. One at MAX_INDEX or
+    // above is out of this log's reach anyway.
+    if (taken >= first && taken < SegmentFile.MAX_INDEX) {
+      first = taken + 1;
+    }
     if (found.damagedRegionsSkipped() > 0) {
       migrateAllBelow = first;
     }

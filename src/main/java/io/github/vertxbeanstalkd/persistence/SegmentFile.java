@@ -54,6 +54,20 @@ final class SegmentFile {
     return index > 0 && name.equals(name(index)) ? index : -1;
   }
 
+  /**
+   * The highest index any entry of {@code dir} is named for, whatever it is (a directory named like
+   * a segment is not read, but no segment can be written in its place either); 0 when none is.
+   */
+  static long highestNamedIndex(Path dir) throws IOException {
+    long highest = 0;
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+      for (Path p : entries) {
+        highest = Math.max(highest, indexOf(p));
+      }
+    }
+    return highest;
+  }
+
   /** Segment files in {@code dir}, oldest first. */
   static List<Path> list(Path dir) throws IOException {
     List<Path> files = new ArrayList<>();

@@ -1,6 +1,7 @@
 package io.github.vertxbeanstalkd.persistence;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
@@ -118,6 +119,8 @@ class BinlogRecoveryFuzzTest {
       engine.close();
       binlog.close();
     }
+    // A log recovered from damage must still take writes: a failed writer refuses every change after.
+    assertNotEquals(Binlog.Health.FAILED, binlog.health(), () -> "the writer failed after a start on " + before);
   }
 
   /** The segment files' bytes, by name. */
