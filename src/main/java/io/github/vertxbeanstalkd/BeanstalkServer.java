@@ -108,7 +108,7 @@ public final class BeanstalkServer {
    * @param group written by the replication layer; null when the node is not replicated
    */
   public static Future<BeanstalkServer> deploy(Vertx vertx, ServerConfig config, Clock clock, GroupStatus group) {
-    if (!config.tls().isEnabled()) {
+    if (!config.tls().isEnabled() && !config.hasTlsListeners()) {
       return deploy(vertx, config, clock, null, group);
     }
     return vertx.executeBlocking(() -> TlsCredentials.load(vertx, config.tls()))
@@ -201,6 +201,17 @@ public final class BeanstalkServer {
     return tcp == null ? -1 : tcp.actualTlsPort();
   }
 
+  /** The listeners of {@link ServerConfig#listeners()} as bound ("[::1]:11300", "unix:/run/b.sock (TLS)"). */
+  public List<String> moreListening() {
+    TcpServerVerticle tcp = fronts.tcp();
+    return tcp == null ? List.of() : tcp.moreListening();
+  }
+
+  /** The port bound for listener {@code i} of {@link ServerConfig#listeners()}; -1 for a unix socket. */
+  public int listenerPort(int i) {
+    return fronts.tcp().actualPort(i);
+  }
+
   /** Where the protocol is served, for /readyz and the start-up log. */
   public String listening() {
     List<String> where = new ArrayList<>();
@@ -210,6 +221,7 @@ public final class BeanstalkServer {
     if (tlsPort() >= 0) {
       where.add(config.tls().host() + ":" + tlsPort() + " (TLS)");
     }
+    where.addAll(moreListening());
     return where.isEmpty() ? "the event bus only" : String.join(" and ", where);
   }
 

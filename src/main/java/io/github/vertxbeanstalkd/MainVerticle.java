@@ -33,7 +33,7 @@ public final class MainVerticle extends VerticleBase {
           if (server.port() >= 0) {
             log.info("vertx-beanstalkd {} listening on {}:{} ({} transport)", Main.version(), c.host(), server.port(),
                 vertx.isNativeTransportEnabled() ? "epoll" : "nio");
-          } else if (server.tlsPort() < 0) {
+          } else if (server.tlsPort() < 0 && server.moreListening().isEmpty()) {
             log.info("vertx-beanstalkd {} running without a TCP listener", Main.version());
           } else {
             log.info("vertx-beanstalkd {} without a plain TCP listener", Main.version());
@@ -43,6 +43,9 @@ public final class MainVerticle extends VerticleBase {
                 c.tls().host(), server.tlsPort(), c.tls().cert(), c.tls().isClientCertificateRequired()
                     ? "client certificates required, signed by " + c.tls().clientCa()
                     : "no client certificates");
+          }
+          if (!server.moreListening().isEmpty()) {
+            log.info("also listening on {}", String.join(", ", server.moreListening()));
           }
           if (server.httpPort() >= 0) {
             log.info("HTTP (metrics, health, admin page) on http://{}:{}/", c.http().host(), server.httpPort());

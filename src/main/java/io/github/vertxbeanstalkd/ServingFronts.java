@@ -42,7 +42,7 @@ final class ServingFronts implements Fronts {
 
   @Override
   public boolean hasTcp() {
-    return config.isTcpEnabled() || tls != null;
+    return config.isTcpEnabled() || tls != null || !config.listeners().isEmpty();
   }
 
   /**

@@ -2,6 +2,7 @@ package io.github.vertxbeanstalkd.config;
 
 import io.vertx.core.json.JsonObject;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -13,11 +14,13 @@ import java.util.Set;
  *     are put through every command and then through load over loopback, until the JIT compilers
  *     settle; every client is refused meanwhile, so the port opens right after replay unless asked
  * @param replication the {@code replication} section: off unless the node joins a group
+ * @param listeners the {@code listeners} list: addresses served besides {@code host}/{@code port}
+ *     and {@code tls.port}, TCP (IPv4 or IPv6) or unix domain sockets, plain or TLS
  */
 public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSection binlog, boolean isTcpEnabled,
     boolean isWarmUpEnabled, EventBusConfig eventBus, HttpConfig http, boolean isMetricsEnabled,
     long shutdownGraceMillis, int maxConnections, long maxMemoryBytes, TlsConfig tls,
-    ReplicationConfig replication) {
+    ReplicationConfig replication, List<ListenerConfig> listeners) {
   public static final String DEFAULT_HOST = "127.0.0.1";
   public static final int DEFAULT_PORT = 11300;
   /** BEHAVIOURS.md 4: 2^16 - 1, inclusive. */
@@ -59,7 +62,8 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
 
   public ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSection binlog) {
     this(host, port, maxJobSizeBytes, binlog, true, false, EventBusConfig.defaults(), HttpConfig.off(), true,
-        DEFAULT_SHUTDOWN_GRACE_MILLIS, defaultMaxConnections(), 0, TlsConfig.off(), ReplicationConfig.off());
+        DEFAULT_SHUTDOWN_GRACE_MILLIS, defaultMaxConnections(), 0, TlsConfig.off(), ReplicationConfig.off(),
+        List.of());
   }
 
   /** The launcher's defaults: every listener on, on loopback. */
@@ -115,6 +119,19 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
   /** @param bytes the cap on what the queue holds; 0 for the default share of the job store's limit */
   public ServerConfig withMaxMemory(long bytes) {
     return with(c -> c.maxMemoryBytes = bytes);
+  }
+
+  /**
+   * With these listeners besides the short form's (see {@link ListenerConfig}); a TLS one needs the
+   * certificate of {@link #withTls}.
+   */
+  public ServerConfig withListeners(List<ListenerConfig> more) {
+    return with(c -> c.listeners = List.copyOf(more));
+  }
+
+  /** True when a listener of {@link #listeners()} is encrypted. */
+  public boolean hasTlsListeners() {
+    return listeners.stream().anyMatch(ListenerConfig::isTls);
   }
 
   /** With the TLS listener {@code config} describes, beside the TCP one (or instead: see {@link #withoutTcp()}). */
@@ -215,6 +232,7 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
     long maxMemoryBytes;
     TlsConfig tls;
     ReplicationConfig replication;
+    List<ListenerConfig> listeners;
   }
 
   private ServerConfig with(java.util.function.Consumer<Copy> change) {
@@ -233,10 +251,11 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
     c.maxMemoryBytes = maxMemoryBytes;
     c.tls = tls;
     c.replication = replication;
+    c.listeners = listeners;
     change.accept(c);
     return new ServerConfig(c.host, c.port, c.maxJobSizeBytes, c.binlog, c.isTcpEnabled, c.isWarmUpEnabled,
         c.eventBus, c.http, c.isMetricsEnabled, c.shutdownGraceMillis, c.maxConnections, c.maxMemoryBytes, c.tls,
-        c.replication);
+        c.replication, c.listeners);
   }
 
   /** The defaults as JSON, the lowest layer of the configuration. */
@@ -279,10 +298,12 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
     // Read by the launcher before Vert.x starts (see clusterTls); checked here too, so that a wrong
     // key fails an embedded start as well.
     ClusterTlsConfig.fromJson(json);
+    List<ListenerConfig> listeners = ListenerConfig.fromJson(json, host);
+    boolean hasTlsListeners = listeners.stream().anyMatch(ListenerConfig::isTls);
     return new ServerConfig(host, port, maxJobSize, binlog, tcp.flag("enabled", true),
         tcp.flag("warmUp", false), eventBus, HttpConfig.fromJson(json, host), isMetricsEnabled,
-        graceMillis, maxConnections, maxMemory, TlsConfig.fromJson(json, host),
-        ReplicationConfig.fromJson(json, eventBus.address(), binlog.isEnabled()));
+        graceMillis, maxConnections, maxMemory, TlsConfig.fromJson(json, host, hasTlsListeners),
+        ReplicationConfig.fromJson(json, eventBus.address(), binlog.isEnabled()), listeners);
   }
 
   private static boolean metricsFlag(JsonObject json) {
@@ -348,6 +369,7 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
     all.addAll(ConfigSection.topLevelKeys(ReplicationConfig.SECTION, ReplicationConfig.KEYS));
     all.addAll(ReplicationConfig.ENVIRONMENT.keySet());
     all.addAll(ConfigSection.topLevelKeys(ClusterTlsConfig.SECTION, ClusterTlsConfig.KEYS));
+    all.add(ListenerConfig.KEY);
     all.addAll(ClusterTlsConfig.ENVIRONMENT.keySet());
     return all;
   }

@@ -42,16 +42,37 @@ public record TlsConfig(boolean isEnabled, String host, int port, Path cert, Pat
     return new TlsConfig(isEnabled, host, port, cert, key, caFile);
   }
 
+  /** True when a certificate and its key are named: TLS listeners of {@code listeners} can serve it. */
+  public boolean hasCertificate() {
+    return cert != null && key != null;
+  }
+
   public boolean isClientCertificateRequired() {
     return clientCa != null;
   }
 
-  static TlsConfig fromJson(JsonObject json, String defaultHost) {
+  /**
+   * @param hasTlsListeners whether a listener of {@code listeners} is encrypted: then {@code cert}
+   *     and {@code key} are needed, and may come without {@code port}
+   */
+  static TlsConfig fromJson(JsonObject json, String defaultHost, boolean hasTlsListeners) {
     ConfigSection section = new ConfigSection(SECTION, KEYS, ENVIRONMENT, json);
     String host = section.text("host", defaultHost);
     Path cert = section.path("cert");
     Path key = section.path("key");
     Path clientCa = section.path("clientCa");
+    if (hasTlsListeners && (cert == null || key == null)) {
+      throw new IllegalArgumentException("config: a listener of 'listeners' has \"tls\": true; set 'tls.cert' and "
+          + "'tls.key' to the certificate chain and key it serves");
+    }
+    if (section.value("port") == null && hasTlsListeners) {
+      // The certificate is for the listeners of 'listeners' alone: no TLS listener of the short form.
+      if (section.value("host") != null) {
+        throw new IllegalArgumentException("config: 'tls.host' is set but 'tls.port' is not; "
+            + "set 'tls.port' to turn the short form's TLS listener on (0 picks a free port)");
+      }
+      return new TlsConfig(false, host, 0, cert, key, clientCa);
+    }
     if (section.value("port") == null) {
       // A certificate given without a port is a listener the operator expects and would not get.
       for (String k : new String[] {"host", "cert", "key", "clientCa"}) {

@@ -4,6 +4,7 @@ import io.github.vertxbeanstalkd.bus.ConnectionRouting;
 import io.github.vertxbeanstalkd.bus.EngineAddress;
 import io.github.vertxbeanstalkd.bus.EngineClient;
 import io.github.vertxbeanstalkd.bus.SessionHost;
+import io.github.vertxbeanstalkd.config.ListenerConfig;
 import io.github.vertxbeanstalkd.config.ServerConfig;
 import io.github.vertxbeanstalkd.metrics.CommandDurations;
 import io.vertx.core.Context;
@@ -13,8 +14,10 @@ import io.vertx.core.VerticleBase;
 import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.NetSocket;
+import io.vertx.core.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -43,6 +46,8 @@ public final class TcpServerVerticle extends VerticleBase {
   private SessionHost host;
   private NetServer server;
   private NetServer tlsServer;
+  /** The listeners of {@link ServerConfig#listeners()}, in its order, once bound. */
+  private final List<NetServer> more = new ArrayList<>();
   private Context context;
   private long readAheadTimer = -1;
 
@@ -93,19 +98,64 @@ public final class TcpServerVerticle extends VerticleBase {
       server = vertx.createNetServer(options).connectHandler(this::accept);
       listening = listening.compose(v -> server.listen());
     }
-    if (tls != null) {
+    if (tls != null && config.tls().isEnabled()) {
       // The same connect handler: a TLS client is a Connection like any other once the handshake is done.
       tlsServer = vertx.createNetServer(tls.serverOptions(config.tls())).connectHandler(this::accept)
           .exceptionHandler(handshakeFailures::failed);
       listening = listening.compose(v -> tlsServer.listen());
     }
+    for (ListenerConfig listener : config.listeners()) {
+      listening = listening.compose(v -> listen(listener));
+    }
     return listening;
+  }
+
+  /** Binds one listener of {@code listeners}: the same connect handler as the short form's. */
+  private Future<NetServer> listen(ListenerConfig listener) {
+    NetServerOptions options;
+    if (listener.isTls()) {
+      options = tls.serverOptions(config.tls());
+    } else {
+      // Without it clients see 40 ms delayed-ACK stalls on small replies.
+      options = new NetServerOptions().setTcpNoDelay(!listener.isUnix());
+    }
+    NetServer bound = vertx.createNetServer(options).connectHandler(this::accept);
+    if (listener.isTls()) {
+      bound.exceptionHandler(handshakeFailures::failed);
+    }
+    more.add(bound);
+    if (!listener.isUnix()) {
+      return bound.listen(SocketAddress.inetSocketAddress(listener.port(), listener.host()));
+    }
+    return vertx.executeBlocking(() -> {
+      UnixSockets.removeStale(listener.path());
+      return null;
+    }).compose(v -> bound.listen(SocketAddress.domainSocketAddress(listener.path().toString())));
+  }
+
+  /** The listeners of {@link ServerConfig#listeners()} as bound, for the start-up log and /readyz. */
+  public List<String> moreListening() {
+    List<String> where = new ArrayList<>();
+    for (int i = 0; i < more.size(); i++) {
+      where.add(config.listeners().get(i).describe(more.get(i).actualPort()));
+    }
+    return where;
+  }
+
+  /**
+   * The port bound for listener {@code i} of {@link ServerConfig#listeners()}, useful when the
+   * configured one was 0; -1 for a unix socket.
+   */
+  public int actualPort(int i) {
+    return config.listeners().get(i).isUnix() ? -1 : more.get(i).actualPort();
   }
 
   @Override
   public Future<?> stop() {
     vertx.cancelTimer(readAheadTimer);
-    return Future.all(close(server), close(tlsServer))
+    List<Future<Void>> closing = new ArrayList<>(List.of(close(server), close(tlsServer)));
+    more.forEach(m -> closing.add(close(m)));
+    return Future.all(closing)
         .compose(v -> host == null ? Future.succeededFuture() : host.stop())
         .compose(v -> engine.stop());
   }
@@ -124,7 +174,9 @@ public final class TcpServerVerticle extends VerticleBase {
     context.runOnContext(v -> {
       int open = connections.size();
       // The listeners stop accepting, and whatever is still open when the grace period ends is closed.
-      Future.all(shutdown(server, graceMillis), shutdown(tlsServer, graceMillis)).map(open).onComplete(done);
+      List<Future<Void>> stopping = new ArrayList<>(List.of(shutdown(server, graceMillis), shutdown(tlsServer, graceMillis)));
+      more.forEach(m -> stopping.add(shutdown(m, graceMillis)));
+      Future.all(stopping).map(open).onComplete(done);
       new ArrayList<>(connections.values()).forEach(Connection::shutDown);
     });
     return done.future();
