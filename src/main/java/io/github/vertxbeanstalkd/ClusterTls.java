@@ -69,7 +69,7 @@ final class ClusterTls {
     if (!options.isSsl()) {
       log.warn("cluster event bus: NOT encrypted: job bodies cross the network in the clear and any member of "
           + "the cluster can use the queue; set cluster.tls.cert, cluster.tls.key and cluster.tls.ca "
-          + "(README: Encrypted cluster traffic)");
+          + "(docs: src/site/markdown/cluster.md, Encrypted cluster traffic)");
     } else if (tls.isEnabled()) {
       log.info("cluster event bus: encrypted (TLS), certificate {}, nodes must present a certificate signed by {}",
           tls.cert(), tls.ca());
