@@ -4,6 +4,7 @@ import io.github.vertxbeanstalkd.bus.ChangeStream;
 import io.github.vertxbeanstalkd.bus.CopySlice;
 import io.github.vertxbeanstalkd.bus.ShippingPort;
 import io.github.vertxbeanstalkd.persistence.BinlogRecord;
+import io.github.vertxbeanstalkd.persistence.ReceivedFrames;
 import io.github.vertxbeanstalkd.persistence.Replay;
 import java.util.ArrayList;
 import java.util.List;
@@ -161,27 +162,34 @@ public final class LogShipping implements ShippingPort {
     stream.copied(new CopySlice(standby, copy, jobs.lastSequence(), jobs.nextJobId(), snapshots, j));
   }
 
-  /** A standby applies a primary's records, in order, to its jobs and to its own binlog. */
+  /**
+   * A standby applies a primary's records, in order, to its jobs and to its own binlog, where each
+   * frame goes as it came.
+   */
   @Override
-  public void apply(List<BinlogRecord> records) {
+  public void apply(ReceivedFrames received) {
     long now = clock.nanos();
-    for (BinlogRecord r : records) {
+    byte[] frames = received.data();
+    for (int i = 0; i < received.size(); i++) {
+      BinlogRecord r = received.record(i);
+      int at = received.frameOffset(i);
       if (r instanceof BinlogRecord.HighWater h) {
-        jobs.raiseNextJobId(h.nextJobId(), r);
+        jobs.raiseNextJobId(h.nextJobId(), r, frames, at);
       } else if (r instanceof BinlogRecord.JobSnapshot snap) {
-        jobs.replace(snap, r, now);
+        jobs.replace(snap, r, now, frames, at);
       } else if (r instanceof BinlogRecord.Delete d) {
-        jobs.forgetLogged(d.id(), r);
+        jobs.forgetLogged(d.id(), r, frames, at);
       } else {
         int j = jobs.get(Replay.idOf(r));
         if (j == JobTable.NONE) {
           // A change of a job this copy does not hold was superseded, as in a replay.
-          jobs.raiseNextJobId(Replay.idOf(r) + 1, r);
+          jobs.raiseNextJobId(Replay.idOf(r) + 1, r, frames, at);
         } else {
-          jobs.replace(Replay.changed(jobs.snapshotOf(j, now), r), r, now);
+          jobs.replace(Replay.changed(jobs.snapshotOf(j, now), r), r, now, frames, at);
         }
       }
     }
+    jobs.flushFrames();
     afterWork.run();
   }
 }

@@ -15,6 +15,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.vertxbeanstalkd.bus.ChangeStream;
 import io.github.vertxbeanstalkd.bus.CopySlice;
 import io.github.vertxbeanstalkd.persistence.BinlogRecord;
+import io.github.vertxbeanstalkd.persistence.ReceivedFrames;
+import io.github.vertxbeanstalkd.persistence.RecordFrames;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -70,7 +72,7 @@ class LogShippingTest {
         records.add((BinlogRecord) o);
       }
     }
-    standby.engine.shipping().apply(records);
+    standby.engine.shipping().apply(ReceivedFrames.decode(RecordFrames.encode(records)));
     shipped.clear();
   }
 
@@ -309,7 +311,8 @@ class LogShippingTest {
     shipped.clear();
     EngineFixture late = new EngineFixture();
     // What Shipper sends first in a copy: the high-water mark, then the live jobs (none here).
-    late.engine.shipping().apply(List.of(new BinlogRecord.HighWater(primary.engine.shipping().nextJobId())));
+    late.engine.shipping().apply(ReceivedFrames.decode(RecordFrames.encode(
+        List.of(new BinlogRecord.HighWater(primary.engine.shipping().nextJobId())))));
     assertEquals("INSERTED 4", late.one(late.open(), put("after the failover")));
   }
 
