@@ -247,6 +247,14 @@ final class JobTransitions {
   }
 
   /**
+   * What the job is now, as a log snapshot whose body is read from the store when it is framed:
+   * only for a frame written in this same turn.
+   */
+  BinlogRecord.JobSnapshot snapshotToFrameNow(int j, long now) {
+    return snapshot(j, now, new StoredBody(table, j));
+  }
+
+  /**
    * The job of that id goes from every structure without a log record (a standby's jobs are never
    * reserved by a live session); false when there was none.
    */

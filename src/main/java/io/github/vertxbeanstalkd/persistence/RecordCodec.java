@@ -73,16 +73,24 @@ final class RecordCodec {
 
   /** The whole frame, ready to write (position 0, limit at its end). */
   static ByteBuffer encode(BinlogRecord r) {
+    byte[] frame = new byte[frameBytes(r)];
+    encodeInto(r, frame, 0);
+    return ByteBuffer.wrap(frame);
+  }
+
+  /** Writes the whole frame into {@code target} at {@code at}; it takes {@link #frameBytes} bytes there. */
+  static void encodeInto(BinlogRecord r, byte[] target, int at) {
     byte type = typeOf(r);
-    ByteBuffer b = ByteBuffer.allocate(frameBytes(r));
-    b.putInt(b.capacity() - FRAME_HEADER_BYTES).putInt(0).put(type);
+    int frameBytes = frameBytes(r);
+    ByteBuffer b = ByteBuffer.wrap(target, at, frameBytes).slice();
+    b.putInt(frameBytes - FRAME_HEADER_BYTES).putInt(0).put(type);
     if (r instanceof JobSnapshot j) {
       b.putLong(j.id()).put((byte) j.state().code()).putInt(j.priority()).putInt(j.delaySeconds())
           .putInt(j.ttrSeconds()).putLong(j.readyAtEpochMillis()).putLong(j.createdEpochMillis());
       putCounters(b, j.counters());
       putTube(b, j.tube());
       b.putInt(j.body().length());
-      // The body's one copy into the frame, on the writer thread.
+      // The body's one copy into the frame.
       j.body().copyTo(b);
     } else if (r instanceof Delete d) {
       b.putLong(d.id());
@@ -99,8 +107,7 @@ final class RecordCodec {
     } else if (r instanceof HighWater h) {
       b.putLong(h.nextJobId());
     }
-    b.putInt(4, checksum(b.array(), 0, b.capacity()));
-    return b.flip();
+    b.putInt(4, checksum(target, at, frameBytes));
   }
 
   /**

@@ -2,7 +2,6 @@ package io.github.vertxbeanstalkd.replication;
 
 import io.github.vertxbeanstalkd.bus.CopySlice;
 import io.github.vertxbeanstalkd.config.ReplicationConfig;
-import io.github.vertxbeanstalkd.persistence.BinlogRecord;
 import io.github.vertxbeanstalkd.persistence.RecordFrames;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -211,14 +210,10 @@ final class Shipper {
     link.isSliceAsked = false;
     link.isStreaming = true;
     link.copyCursor = slice.nextCursor();
-    link.copiedJobs += slice.jobs().size();
-    List<BinlogRecord> records = new ArrayList<>(slice.jobs().size() + 1);
-    // Jobs put and deleted before the copy are not in it, but their ids are taken: every slice
-    // carries the high-water mark, so ids never go back after this standby is promoted.
-    records.add(new BinlogRecord.HighWater(slice.nextJobId()));
-    records.addAll(slice.jobs());
+    link.copiedJobs += slice.jobs();
+    // Framed by the engine already, the high-water mark first.
     link.enqueue(new StandbyLink.Queued(slice.isLast() ? Batch.COPY_END : Batch.COPY, slice.sequence(),
-        slice.sequence(), logged, Buffer.buffer(RecordFrames.encode(records))));
+        slice.sequence(), logged, Buffer.buffer(slice.frames())));
     pump(link);
     askSlice(link);
   }

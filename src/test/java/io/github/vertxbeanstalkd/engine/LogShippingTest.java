@@ -61,13 +61,12 @@ class LogShippingTest {
     primary.engine.shipping().acknowledge(Long.MAX_VALUE);
   }
 
-  /** Applies what was streamed to {@code standby}, in order, a slice as Shipper sends it: the high-water mark, then its jobs. */
+  /** Applies what was streamed to {@code standby}, in order, a slice as Shipper sends it: its frames as they are. */
   private void ship(EngineFixture standby) {
     List<BinlogRecord> records = new ArrayList<>();
     for (Object o : shipped) {
       if (o instanceof CopySlice slice) {
-        records.add(new BinlogRecord.HighWater(slice.nextJobId()));
-        records.addAll(slice.jobs());
+        records.addAll(ReceivedFrames.decode(slice.frames()).records());
       } else {
         records.add((BinlogRecord) o);
       }
