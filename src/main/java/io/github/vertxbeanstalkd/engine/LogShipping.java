@@ -145,7 +145,8 @@ public final class LogShipping implements ShippingPort {
   @Override
   public void copySlice(String standby, long copy, int cursor, int maxBytes) {
     long now = clock.nanos();
-    FrameBuffer frames = new FrameBuffer(Math.min(maxBytes, 1 << 16));
+    // Room for the slice and the frame that crosses its end, about: no array grown in steps.
+    FrameBuffer frames = new FrameBuffer(maxBytes + (8 << 10));
     // Jobs put and deleted before the copy are not in it, but their ids are taken: every slice
     // carries the high-water mark, so ids never go back after this standby is promoted.
     frames.add(new BinlogRecord.HighWater(jobs.nextJobId()));

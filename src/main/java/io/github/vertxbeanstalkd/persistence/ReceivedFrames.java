@@ -31,8 +31,9 @@ public final class ReceivedFrames {
     List<BinlogRecord> records = new ArrayList<>();
     int[] offsets = new int[64];
     int n = 0;
+    String tube = null;
     for (int at = 0; at < data.length; ) {
-      RecordCodec.Frame frame = RecordCodec.readLendingBodies(data, at, data.length);
+      RecordCodec.Frame frame = RecordCodec.readLendingBodies(data, at, data.length, tube);
       if (frame.record() == null) {
         throw new IllegalArgumentException("replication stream: frame at byte " + at + ": " + frame.problem());
       }
@@ -41,6 +42,9 @@ public final class ReceivedFrames {
       }
       offsets[n++] = at;
       records.add(frame.record());
+      if (frame.record() instanceof BinlogRecord.JobSnapshot j) {
+        tube = j.tube();
+      }
       at += frame.frameBytes();
     }
     offsets[n] = data.length;

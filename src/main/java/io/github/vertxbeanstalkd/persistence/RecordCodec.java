@@ -115,7 +115,7 @@ final class RecordCodec {
    * Never throws on bad input: damage is an outcome, not a bug.
    */
   static Frame read(byte[] data, int offset, int end) {
-    return read(data, offset, end, false);
+    return read(data, offset, end, false, null);
   }
 
   /**
@@ -123,10 +123,18 @@ final class RecordCodec {
    * of copied: for a replay, whose target stores each body before {@code data} changes.
    */
   static Frame readLendingBodies(byte[] data, int offset, int end) {
-    return read(data, offset, end, true);
+    return read(data, offset, end, true, null);
   }
 
-  private static Frame read(byte[] data, int offset, int end, boolean isBodyLent) {
+  /**
+   * {@link #readLendingBodies}, where a job of tube {@code tubeHint} (the previous job's, say) gets
+   * that very string instead of one of its own: a run of jobs of one tube makes no string per job.
+   */
+  static Frame readLendingBodies(byte[] data, int offset, int end, String tubeHint) {
+    return read(data, offset, end, true, tubeHint);
+  }
+
+  private static Frame read(byte[] data, int offset, int end, boolean isBodyLent, String tubeHint) {
     if (end - offset < FRAME_HEADER_BYTES) {
       return Frame.incomplete("only " + (end - offset) + " bytes left for a record header");
     }
@@ -147,7 +155,7 @@ final class RecordCodec {
       return Frame.damaged("checksum mismatch");
     }
     b.position(FRAME_HEADER_BYTES + 1).limit(FRAME_HEADER_BYTES + length);
-    BinlogRecord r = decode(type, b, isBodyLent ? data : null, offset);
+    BinlogRecord r = decode(type, b, isBodyLent ? data : null, offset, tubeHint);
     return r == null ? Frame.damaged("inconsistent payload of record type " + type)
         : Frame.of(r, FRAME_HEADER_BYTES + length);
   }
@@ -191,7 +199,7 @@ final class RecordCodec {
   }
 
   /** @param lender the array {@code b} is a slice of, from {@code offset}, to lend a job's body from; or null */
-  private static BinlogRecord decode(byte type, ByteBuffer b, byte[] lender, int offset) {
+  private static BinlogRecord decode(byte type, ByteBuffer b, byte[] lender, int offset, String tubeHint) {
     long id = b.getLong();
     switch (type) {
       case HIGH_WATER:
@@ -207,11 +215,11 @@ final class RecordCodec {
       case RESERVE:
         return new Reserve(id, counters(b));
       default:
-        return decodeJob(id, b, lender, offset);
+        return decodeJob(id, b, lender, offset, tubeHint);
     }
   }
 
-  private static JobSnapshot decodeJob(long id, ByteBuffer b, byte[] lender, int offset) {
+  private static JobSnapshot decodeJob(long id, ByteBuffer b, byte[] lender, int offset, String tubeHint) {
     SnapshotState state = SnapshotState.ofCode(b.get());
     int priority = b.getInt();
     int delaySeconds = b.getInt();
@@ -236,8 +244,21 @@ final class RecordCodec {
       b.get(copy);
       body = SnapshotBody.of(copy);
     }
-    return new JobSnapshot(id, new String(tube, StandardCharsets.ISO_8859_1), state, priority,
-        delaySeconds, readyAt, ttrSeconds, created, counters, body);
+    String name = isNamed(tube, tubeHint) ? tubeHint : new String(tube, StandardCharsets.ISO_8859_1);
+    return new JobSnapshot(id, name, state, priority, delaySeconds, readyAt, ttrSeconds, created, counters, body);
+  }
+
+  /** Whether {@code name} is the tube name {@code bytes} spell (one char per byte, as in {@link #putTube}). */
+  private static boolean isNamed(byte[] bytes, String name) {
+    if (name == null || name.length() != bytes.length) {
+      return false;
+    }
+    for (int i = 0; i < bytes.length; i++) {
+      if (name.charAt(i) != (char) (bytes[i] & 0xFF)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static void putCounters(ByteBuffer b, JobCounters c) {

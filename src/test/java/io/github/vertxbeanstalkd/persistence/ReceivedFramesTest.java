@@ -95,6 +95,17 @@ class ReceivedFramesTest {
   }
 
   @Test
+  void jobsOfOneTubeShareOneNameAndOthersKeepTheirOwn() {
+    byte[] data = RecordFrames.encode(List.of(job(1, "emails", SnapshotState.READY, 1, "a"),
+        job(2, "emails", SnapshotState.READY, 1, "b"), job(3, "emailz", SnapshotState.READY, 1, "c"),
+        job(4, "e\u00e9", SnapshotState.READY, 1, "d"), job(5, "e\u00e9", SnapshotState.READY, 1, "e")));
+    List<BinlogRecord> jobs = ReceivedFrames.decode(data).records();
+    String[] tubes = jobs.stream().map(r -> ((BinlogRecord.JobSnapshot) r).tube()).toArray(String[]::new);
+    assertEquals(List.of("emails", "emails", "emailz", "e\u00e9", "e\u00e9"), List.of(tubes));
+    assertTrue(tubes[0] == tubes[1] && tubes[3] == tubes[4], "one string per run of a tube");
+  }
+
+  @Test
   void aDamagedFrameIsRefused() {
     byte[] data = RecordFrames.encode(records().subList(0, 20));
     data[data.length / 2] ^= 1;
