@@ -146,7 +146,7 @@ public final class LogShipping implements ShippingPort {
   public void copySlice(String standby, long copy, int cursor, int maxBytes) {
     long now = clock.nanos();
     // Room for the slice and the frame that crosses its end, about: no array grown in steps.
-    FrameBuffer frames = new FrameBuffer(maxBytes + (8 << 10));
+    FrameBuffer frames = new FrameBuffer(Math.min(maxBytes, 4 << 20) + (8 << 10));
     // Jobs put and deleted before the copy are not in it, but their ids are taken: every slice
     // carries the high-water mark, so ids never go back after this standby is promoted.
     frames.add(new BinlogRecord.HighWater(jobs.nextJobId()));
