@@ -11,11 +11,12 @@ package io.github.vertxbeanstalkd.bus;
  * @param nextJobId the id the next put takes (ids of jobs put and deleted before the copy are taken)
  * @param frames the high-water mark ({@code nextJobId}), then the live jobs of the slice's slots as
  *     log snapshots: record frames as the binlog frames them (persistence.RecordFrames), never changed
+ * @param frameBytes how many bytes of {@code frames}, from the first, hold them
  * @param jobs how many jobs the frames hold
  * @param nextCursor the slot the next slice starts at, or -1 when this slice is the copy's last
  */
-public record CopySlice(String standby, long copy, long sequence, long nextJobId, byte[] frames, int jobs,
-    int nextCursor) {
+public record CopySlice(String standby, long copy, long sequence, long nextJobId, byte[] frames,
+    int frameBytes, int jobs, int nextCursor) {
   public boolean isLast() {
     return nextCursor < 0;
   }

@@ -159,8 +159,8 @@ public final class LogShipping implements ShippingPort {
         frames.add(jobs.snapshotToFrameNow(j, now));
       }
     }
-    stream.copied(new CopySlice(standby, copy, jobs.lastSequence(), jobs.nextJobId(), frames.toArray(),
-        frames.records() - 1, j));
+    stream.copied(new CopySlice(standby, copy, jobs.lastSequence(), jobs.nextJobId(), frames.array(),
+        frames.length(), frames.records() - 1, j));
   }
 
   /**

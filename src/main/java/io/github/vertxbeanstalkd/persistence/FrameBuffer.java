@@ -37,8 +37,11 @@ public final class FrameBuffer {
     return records;
   }
 
-  /** The frames, back to back, in an array of their own. */
-  public byte[] toArray() {
-    return Arrays.copyOf(data, length);
+  /**
+   * The array the frames are in, from index 0 up to {@link #length()}, not a copy: for a caller that
+   * copies them on at once, and adds no more frames.
+   */
+  public byte[] array() {
+    return data;
   }
 }

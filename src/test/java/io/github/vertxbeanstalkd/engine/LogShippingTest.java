@@ -66,7 +66,7 @@ class LogShippingTest {
     List<BinlogRecord> records = new ArrayList<>();
     for (Object o : shipped) {
       if (o instanceof CopySlice slice) {
-        records.addAll(ReceivedFrames.decode(slice.frames()).records());
+        records.addAll(ReceivedFrames.decode(java.util.Arrays.copyOf(slice.frames(), slice.frameBytes())).records());
       } else {
         records.add((BinlogRecord) o);
       }
