@@ -260,7 +260,8 @@ public final class Binlog {
     if (writer == null) {
       return nextSequence++;
     }
-    int length = java.nio.ByteBuffer.wrap(frames).getInt(offset);
+    int length = (frames[offset] & 0xFF) << 24 | (frames[offset + 1] & 0xFF) << 16 | (frames[offset + 2] & 0xFF) << 8
+        | (frames[offset + 3] & 0xFF);
     if (RecordCodec.FRAME_HEADER_BYTES + length != RecordCodec.frameBytes(r)) {
       throw new IllegalArgumentException("binlog: a frame of " + length + " bytes for " + r);
     }
