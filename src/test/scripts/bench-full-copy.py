@@ -15,6 +15,9 @@ during the copy against without it.
      resumed on it (its log: "resuming from offset"; the new primary's: "resumes from offset", and
      no "copying the live jobs") or took a full copy, with the time from the kill to its role
      standby.
+With --jfr DIR every node records (JFR, settings=profile) and, once the copy ends, what each
+recorded during it is dumped to DIR/<node>-<role>.jfr (jcmd JFR.dump; the nodes end by SIGKILL, so
+a recording dumped at exit would be lost); src/test/scripts/jfr-top.py summarises them.
 The heap: the primary's live heap, what each full collection left in its GC log (SerialGC; young
 collections' sizes count the old generation's garbage too), in the --window-s seconds before the
 copy (idle, at depth) and while the copy ran.
@@ -146,8 +149,12 @@ def main():
     ap.add_argument("--window-s", type=int, default=30, help="how long before the copy counts as idle")
     ap.add_argument("--jvm-option", action="append", default=[], help="a JVM option for every node")
     ap.add_argument("--failover", action="store_true", help="then kill the primary: does the survivor resume?")
+    ap.add_argument("--jfr", metavar="DIR", help="record every node (JFR) and dump the copy's part to DIR")
     a = ap.parse_args()
     JVM_OPTIONS.extend(a.jvm_option)
+    if a.jfr:
+        os.makedirs(a.jfr, exist_ok=True)
+        JVM_OPTIONS.append("-XX:StartFlightRecording=name=copy,settings=profile,maxage=300s")
     workdir = tempfile.mkdtemp(prefix="bench-full-copy-")
     cluster_xml = os.path.join(workdir, "cluster.xml")
     with open(a.cluster_config) as f:
@@ -196,6 +203,14 @@ def main():
         line = wait(lambda: re.search(r"copied (\d+) jobs in (\d+) ms.*", p.text()[mark:]), 300, "the copy's end")
         copied_at = time.monotonic()
         copy_until_ms = uptime_ms(p)
+        if a.jfr:
+            seconds = int(copied_at - subscribed) + 2
+            for n in nodes:
+                role = "primary" if n is p else "new-standby" if n is new else "standby"
+                out = os.path.join(a.jfr, "%s-%s.jfr" % (n.name, role))
+                subprocess.run(["jcmd", str(n.proc.pid), "JFR.dump", "name=copy", "filename=" + out,
+                                "begin=-%ds" % seconds], capture_output=True, timeout=120)
+                print("  JFR of %s (%s), the copy's last %d s: %s" % (n.name, role, seconds, out), flush=True)
         copy_heap, gcs = heap_after(p.gclog, copy_from_ms, copy_until_ms)
         print("copy: %s" % line.group(0))
         print("  new standby started %.1f s before the copy ended; subscribed %.1f s after its start" % (

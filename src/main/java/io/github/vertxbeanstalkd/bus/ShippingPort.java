@@ -1,7 +1,6 @@
 package io.github.vertxbeanstalkd.bus;
 
-import io.github.vertxbeanstalkd.persistence.BinlogRecord;
-import java.util.List;
+import io.github.vertxbeanstalkd.persistence.ReceivedFrames;
 
 /**
  * What the queue engine offers the replication layer (REPLICATION.md): a primary's stream of
@@ -65,6 +64,6 @@ public interface ShippingPort {
   /** The highest sequence of this node's own binlog that is durable under its fsync policy. */
   long localDurableSequence();
 
-  /** A standby applies a primary's records, in order, to its jobs and its own binlog. */
-  void apply(List<BinlogRecord> records);
+  /** A standby applies a primary's records, in order, to its jobs and its own binlog (each frame as it came). */
+  void apply(ReceivedFrames records);
 }

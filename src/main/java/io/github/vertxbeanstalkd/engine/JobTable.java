@@ -206,7 +206,12 @@ final class JobTable {
 
   /** Copies the job's body into {@code target} from index 0; it must hold {@link #bodyLength} bytes. */
   void copyBody(int j, byte[] target) {
-    bodies.read(bodyRef(j), bodyLength(j), target, 0);
+    copyBody(j, target, 0);
+  }
+
+  /** Copies the job's body into {@code target} from index {@code at}. */
+  void copyBody(int j, byte[] target, int at) {
+    bodies.read(bodyRef(j), bodyLength(j), target, at);
   }
 
   /** The off-heap memory the job store takes its blocks from, the heaps' arrays included. */

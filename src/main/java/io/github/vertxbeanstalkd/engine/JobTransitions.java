@@ -204,33 +204,54 @@ final class JobTransitions {
 
   /**
    * A standby applies a primary's record: the job becomes what {@code snap} says (replacing the one
-   * of that id, if any), and the record goes to this node's own log as it came.
+   * of that id, if any), and the record goes to this node's own log as it came: its frame as the
+   * primary sent it, {@code frames} at {@code offset} ({@link Binlog#appendFrame}).
    */
-  void replace(BinlogRecord.JobSnapshot snap, BinlogRecord record, long now) {
-    int old = table.find(snap.id());
+  void replace(BinlogRecord.JobSnapshot snap, BinlogRecord record, long now, byte[] frames, int offset) {
+    int j = table.find(snap.id());
     // The log's account of where the job was stored goes with it to its new record.
-    long base = old == JobTable.NONE ? JobBases.ABSENT : table.logBase(old);
-    boolean isNew = !forget(snap.id());
-    table.setLogBase(place(snap, now, clock.epochMillis(), isNew), base);
-    log(record);
+    long base = j == JobTable.NONE ? JobBases.ABSENT : table.logBase(j);
+    if (j != JobTable.NONE) {
+      drop(j);
+    }
+    table.setLogBase(place(snap, now, clock.epochMillis(), j == JobTable.NONE), base);
+    log(record, frames, offset);
   }
 
   /** A standby applies a primary's delete: the job goes, unlogged but for the record itself. */
   void forgetLogged(long id, BinlogRecord record) {
+    forgetLogged(id, record, null, 0);
+  }
+
+  /** {@link #forgetLogged}, with the record's frame as the primary sent it; frames may be null. */
+  void forgetLogged(long id, BinlogRecord record, byte[] frames, int offset) {
     // Logged first: the log's account of the job is kept in its record.
-    log(record);
+    log(record, frames, offset);
     forget(id);
   }
 
   /** A standby applies a primary's high-water mark: ids continue above it after a promotion. */
-  void raiseNextJobId(long floor, BinlogRecord record) {
+  void raiseNextJobId(long floor, BinlogRecord record, byte[] frames, int offset) {
     nextJobId = Math.max(nextJobId, floor);
-    log(record);
+    log(record, frames, offset);
+  }
+
+  /** The frames a standby logged as they came go to the log's writer: its batch is applied. */
+  void flushFrames() {
+    binlog.flushFrames();
   }
 
   /** What the job is now, as a log snapshot (its body copied out of the store). */
   BinlogRecord.JobSnapshot snapshotOf(int j, long now) {
     return snapshot(j, now, SnapshotBody.of(table.body(j)));
+  }
+
+  /**
+   * What the job is now, as a log snapshot whose body is read from the store when it is framed:
+   * only for a frame written in this same turn.
+   */
+  BinlogRecord.JobSnapshot snapshotToFrameNow(int j, long now) {
+    return snapshot(j, now, new StoredBody(table, j));
   }
 
   /**
@@ -405,7 +426,11 @@ final class JobTransitions {
   }
 
   private void log(BinlogRecord r) {
-    long sequence = binlog.append(r);
+    log(r, null, 0);
+  }
+
+  private void log(BinlogRecord r, byte[] frames, int offset) {
+    long sequence = frames == null ? binlog.append(r) : binlog.appendFrame(r, frames, offset);
     if (sequence > lastSequence) {
       lastSequence = sequence;
     }

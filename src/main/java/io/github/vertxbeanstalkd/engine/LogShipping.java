@@ -4,9 +4,9 @@ import io.github.vertxbeanstalkd.bus.ChangeStream;
 import io.github.vertxbeanstalkd.bus.CopySlice;
 import io.github.vertxbeanstalkd.bus.ShippingPort;
 import io.github.vertxbeanstalkd.persistence.BinlogRecord;
+import io.github.vertxbeanstalkd.persistence.FrameBuffer;
+import io.github.vertxbeanstalkd.persistence.ReceivedFrames;
 import io.github.vertxbeanstalkd.persistence.Replay;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * A replicated engine's side of log shipping. A primary hands every logged change to a
@@ -21,8 +21,6 @@ public final class LogShipping implements ShippingPort {
    * not keep the engine for a whole walk in one turn.
    */
   static final int SLICE_MAX_SLOTS = 1 << 16;
-  /** What a snapshot's frame adds to its body, about: the id, tube, counters and times. */
-  private static final int SNAPSHOT_OVERHEAD_BYTES = 96;
   private final JobTransitions jobs;
   private final DurableReplies replies;
   private final JobTable table;
@@ -146,42 +144,53 @@ public final class LogShipping implements ShippingPort {
    */
   @Override
   public void copySlice(String standby, long copy, int cursor, int maxBytes) {
-    List<BinlogRecord.JobSnapshot> snapshots = new ArrayList<>();
     long now = clock.nanos();
-    long bytes = 0;
+    // Room for the slice and the frame that crosses its end, about: no array grown in steps.
+    FrameBuffer frames = new FrameBuffer(Math.min(maxBytes, 4 << 20) + (8 << 10));
+    // Jobs put and deleted before the copy are not in it, but their ids are taken: every slice
+    // carries the high-water mark, so ids never go back after this standby is promoted.
+    frames.add(new BinlogRecord.HighWater(jobs.nextJobId()));
     int looked = 0;
     int j = table.nextSlot(cursor);
-    for (; j != JobTable.NONE && bytes < maxBytes && looked < SLICE_MAX_SLOTS; j = table.nextSlot(j + 1)) {
+    for (; j != JobTable.NONE && frames.length() < maxBytes && looked < SLICE_MAX_SLOTS; j = table.nextSlot(j + 1)) {
       looked++;
       if (table.isLive(j)) {
-        snapshots.add(jobs.snapshotOf(j, now));
-        bytes += table.bodyLength(j) + SNAPSHOT_OVERHEAD_BYTES;
+        // Framed at once, straight from the store: no copy of the body of its own.
+        frames.add(jobs.snapshotToFrameNow(j, now));
       }
     }
-    stream.copied(new CopySlice(standby, copy, jobs.lastSequence(), jobs.nextJobId(), snapshots, j));
+    stream.copied(new CopySlice(standby, copy, jobs.lastSequence(), jobs.nextJobId(), frames.array(),
+        frames.length(), frames.records() - 1, j));
   }
 
-  /** A standby applies a primary's records, in order, to its jobs and to its own binlog. */
+  /**
+   * A standby applies a primary's records, in order, to its jobs and to its own binlog, where each
+   * frame goes as it came.
+   */
   @Override
-  public void apply(List<BinlogRecord> records) {
+  public void apply(ReceivedFrames received) {
     long now = clock.nanos();
-    for (BinlogRecord r : records) {
+    byte[] frames = received.data();
+    for (int i = 0; i < received.size(); i++) {
+      BinlogRecord r = received.record(i);
+      int at = received.frameOffset(i);
       if (r instanceof BinlogRecord.HighWater h) {
-        jobs.raiseNextJobId(h.nextJobId(), r);
+        jobs.raiseNextJobId(h.nextJobId(), r, frames, at);
       } else if (r instanceof BinlogRecord.JobSnapshot snap) {
-        jobs.replace(snap, r, now);
+        jobs.replace(snap, r, now, frames, at);
       } else if (r instanceof BinlogRecord.Delete d) {
-        jobs.forgetLogged(d.id(), r);
+        jobs.forgetLogged(d.id(), r, frames, at);
       } else {
         int j = jobs.get(Replay.idOf(r));
         if (j == JobTable.NONE) {
           // A change of a job this copy does not hold was superseded, as in a replay.
-          jobs.raiseNextJobId(Replay.idOf(r) + 1, r);
+          jobs.raiseNextJobId(Replay.idOf(r) + 1, r, frames, at);
         } else {
-          jobs.replace(Replay.changed(jobs.snapshotOf(j, now), r), r, now);
+          jobs.replace(Replay.changed(jobs.snapshotOf(j, now), r), r, now, frames, at);
         }
       }
     }
+    jobs.flushFrames();
     afterWork.run();
   }
 }

@@ -59,6 +59,14 @@ public final class Binlog {
   /** After a recover start, every older segment is compacted away so the damage is gone. */
   private long migrateAllBelow;
   private boolean isClosed;
+  /**
+   * Frames appended as they came ({@link #appendFrame}), next to each other in one array and not yet
+   * handed to the writer: {@code runFrames[runFrom, runTo)}, the last of sequence {@code runSequence}.
+   */
+  private byte[] runFrames;
+  private int runFrom;
+  private int runTo;
+  private long runSequence;
 
   private Binlog(BinlogConfig config, Executor engineThread, BinlogListener listener, LogFiles files,
       DirectoryLock lock, long reserveBytes, long retryMillis) {
@@ -250,6 +258,35 @@ public final class Binlog {
     if (writer == null) {
       return nextSequence++;
     }
+    return append(r, null, 0);
+  }
+
+  /**
+   * {@link #append}, for a record a standby received: its frame, {@code frames[offset, offset +
+   * frame's length)}, is written as it came, with the frames next to it in one write once
+   * {@link #flushFrames} is called (or anything else is appended). {@code frames} must never change.
+   */
+  public long appendFrame(BinlogRecord r, byte[] frames, int offset) {
+    if (writer == null) {
+      return nextSequence++;
+    }
+    int length = (frames[offset] & 0xFF) << 24 | (frames[offset + 1] & 0xFF) << 16 | (frames[offset + 2] & 0xFF) << 8
+        | (frames[offset + 3] & 0xFF);
+    if (RecordCodec.FRAME_HEADER_BYTES + length != RecordCodec.frameBytes(r)) {
+      throw new IllegalArgumentException("binlog: a frame of " + length + " bytes for " + r);
+    }
+    return append(r, frames, offset);
+  }
+
+  /** Hands the frames appended as they came to the writer: call after a standby's batch. */
+  public void flushFrames() {
+    if (runFrames != null) {
+      writer.submit(new WriterTask.AppendFrames(runSequence, runFrames, runFrom, runTo));
+      runFrames = null;
+    }
+  }
+
+  private long append(BinlogRecord r, byte[] frames, int offset) {
     if (health == Health.FAILED || isClosed) {
       throw new IllegalStateException(
           "binlog: " + (isClosed ? "closed" : "failed") + ", nothing can be written");
@@ -260,19 +297,21 @@ public final class Binlog {
     if (current.bytes + frameBytes > segmentSizeBytes && current.bytes > SEGMENT_START_BYTES) {
       startSegment(current.index + 1);
     }
-    long sequence = place(r, frameBytes);
+    long sequence = place(r, frameBytes, frames, offset);
     deleteUnneeded();
     return sequence;
   }
 
   private void startSegment(long index) {
+    flushFrames();
     ledger.open(index, SegmentFile.HEADER_BYTES);
     writer.submit(new WriterTask.StartSegment(index));
     HighWater mark = new HighWater(nextJobIdFloor);
-    place(mark, RecordCodec.frameBytes(mark));
+    place(mark, RecordCodec.frameBytes(mark), null, 0);
   }
 
-  private long place(BinlogRecord r, int frameBytes) {
+  /** @param frames where the record's frame is, as received, at {@code offset}; null to encode it */
+  private long place(BinlogRecord r, int frameBytes, byte[] frames, int offset) {
     ledger.place(frameBytes);
     if (r instanceof JobSnapshot j) {
       if (ledger.rebase(j.id(), frameBytes)) {
@@ -284,12 +323,24 @@ public final class Binlog {
     }
     recordsWritten++;
     long sequence = nextSequence++;
-    writer.submit(new WriterTask.Append(sequence, r));
+    if (frames == null) {
+      flushFrames();
+      writer.submit(new WriterTask.Append(sequence, r));
+    } else {
+      if (frames != runFrames || offset != runTo) {
+        flushFrames();
+        runFrames = frames;
+        runFrom = offset;
+      }
+      runTo = offset + frameBytes;
+      runSequence = sequence;
+    }
     return sequence;
   }
 
   private void deleteUnneeded() {
     for (SegmentLedger.Segment s : ledger.takeUnneeded()) {
+      flushFrames();
       writer.submit(new WriterTask.DeleteSegment(s.index));
     }
   }
@@ -362,6 +413,7 @@ public final class Binlog {
     if (writer == null || isClosed) {
       return;
     }
+    flushFrames();
     isClosed = true;
     writer.submit(new WriterTask.Stop());
     try {

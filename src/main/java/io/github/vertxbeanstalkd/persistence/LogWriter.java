@@ -1,6 +1,7 @@
 package io.github.vertxbeanstalkd.persistence;
 
 import io.github.vertxbeanstalkd.persistence.WriterTask.Append;
+import io.github.vertxbeanstalkd.persistence.WriterTask.AppendFrames;
 import io.github.vertxbeanstalkd.persistence.WriterTask.DeleteSegment;
 import io.github.vertxbeanstalkd.persistence.WriterTask.StartSegment;
 import io.github.vertxbeanstalkd.persistence.WriterTask.Stop;
@@ -137,13 +138,9 @@ final class LogWriter implements Runnable {
     boolean isStopped = false;
     for (WriterTask task : batch) {
       if (task instanceof Append a) {
-        ByteBuffer frame = RecordCodec.encode(a.record());
-        pending.add(frame);
-        pendingSequences.add(a.sequence());
-        pendingBytes += frame.remaining();
-        if (pendingBytes >= MAX_PENDING_BYTES) {
-          writePending();
-        }
+        hold(RecordCodec.encode(a.record()), a.sequence());
+      } else if (task instanceof AppendFrames f) {
+        hold(ByteBuffer.wrap(f.data(), f.from(), f.to() - f.from()).slice(), f.lastSequence());
       } else {
         writePending();
         if (task instanceof StartSegment s) {
@@ -173,6 +170,16 @@ final class LogWriter implements Runnable {
       finishSegment();
     }
     return isStopped;
+  }
+
+  /** Frames to write, whole, in order; {@code sequence} is that of the last record in them. */
+  private void hold(ByteBuffer frames, long sequence) throws IOException, InterruptedException {
+    pending.add(frames);
+    pendingSequences.add(sequence);
+    pendingBytes += frames.remaining();
+    if (pendingBytes >= MAX_PENDING_BYTES) {
+      writePending();
+    }
   }
 
   private void writePending() throws IOException, InterruptedException {

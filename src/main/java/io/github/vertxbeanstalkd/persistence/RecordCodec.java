@@ -73,16 +73,24 @@ final class RecordCodec {
 
   /** The whole frame, ready to write (position 0, limit at its end). */
   static ByteBuffer encode(BinlogRecord r) {
+    byte[] frame = new byte[frameBytes(r)];
+    encodeInto(r, frame, 0);
+    return ByteBuffer.wrap(frame);
+  }
+
+  /** Writes the whole frame into {@code target} at {@code at}; it takes {@link #frameBytes} bytes there. */
+  static void encodeInto(BinlogRecord r, byte[] target, int at) {
     byte type = typeOf(r);
-    ByteBuffer b = ByteBuffer.allocate(frameBytes(r));
-    b.putInt(b.capacity() - FRAME_HEADER_BYTES).putInt(0).put(type);
+    int frameBytes = frameBytes(r);
+    ByteBuffer b = ByteBuffer.wrap(target, at, frameBytes).slice();
+    b.putInt(frameBytes - FRAME_HEADER_BYTES).putInt(0).put(type);
     if (r instanceof JobSnapshot j) {
       b.putLong(j.id()).put((byte) j.state().code()).putInt(j.priority()).putInt(j.delaySeconds())
           .putInt(j.ttrSeconds()).putLong(j.readyAtEpochMillis()).putLong(j.createdEpochMillis());
       putCounters(b, j.counters());
       putTube(b, j.tube());
       b.putInt(j.body().length());
-      // The body's one copy into the frame, on the writer thread.
+      // The body's one copy into the frame.
       j.body().copyTo(b);
     } else if (r instanceof Delete d) {
       b.putLong(d.id());
@@ -99,8 +107,7 @@ final class RecordCodec {
     } else if (r instanceof HighWater h) {
       b.putLong(h.nextJobId());
     }
-    b.putInt(4, checksum(b.array(), 0, b.capacity()));
-    return b.flip();
+    b.putInt(4, checksum(target, at, frameBytes));
   }
 
   /**
@@ -108,7 +115,7 @@ final class RecordCodec {
    * Never throws on bad input: damage is an outcome, not a bug.
    */
   static Frame read(byte[] data, int offset, int end) {
-    return read(data, offset, end, false);
+    return read(data, offset, end, false, null);
   }
 
   /**
@@ -116,10 +123,18 @@ final class RecordCodec {
    * of copied: for a replay, whose target stores each body before {@code data} changes.
    */
   static Frame readLendingBodies(byte[] data, int offset, int end) {
-    return read(data, offset, end, true);
+    return read(data, offset, end, true, null);
   }
 
-  private static Frame read(byte[] data, int offset, int end, boolean isBodyLent) {
+  /**
+   * {@link #readLendingBodies}, where a job of tube {@code tubeHint} (the previous job's, say) gets
+   * that very string instead of one of its own: a run of jobs of one tube makes no string per job.
+   */
+  static Frame readLendingBodies(byte[] data, int offset, int end, String tubeHint) {
+    return read(data, offset, end, true, tubeHint);
+  }
+
+  private static Frame read(byte[] data, int offset, int end, boolean isBodyLent, String tubeHint) {
     if (end - offset < FRAME_HEADER_BYTES) {
       return Frame.incomplete("only " + (end - offset) + " bytes left for a record header");
     }
@@ -140,7 +155,7 @@ final class RecordCodec {
       return Frame.damaged("checksum mismatch");
     }
     b.position(FRAME_HEADER_BYTES + 1).limit(FRAME_HEADER_BYTES + length);
-    BinlogRecord r = decode(type, b, isBodyLent ? data : null, offset);
+    BinlogRecord r = decode(type, b, isBodyLent ? data : null, offset, tubeHint);
     return r == null ? Frame.damaged("inconsistent payload of record type " + type)
         : Frame.of(r, FRAME_HEADER_BYTES + length);
   }
@@ -184,7 +199,7 @@ final class RecordCodec {
   }
 
   /** @param lender the array {@code b} is a slice of, from {@code offset}, to lend a job's body from; or null */
-  private static BinlogRecord decode(byte type, ByteBuffer b, byte[] lender, int offset) {
+  private static BinlogRecord decode(byte type, ByteBuffer b, byte[] lender, int offset, String tubeHint) {
     long id = b.getLong();
     switch (type) {
       case HIGH_WATER:
@@ -200,11 +215,11 @@ final class RecordCodec {
       case RESERVE:
         return new Reserve(id, counters(b));
       default:
-        return decodeJob(id, b, lender, offset);
+        return decodeJob(id, b, lender, offset, tubeHint);
     }
   }
 
-  private static JobSnapshot decodeJob(long id, ByteBuffer b, byte[] lender, int offset) {
+  private static JobSnapshot decodeJob(long id, ByteBuffer b, byte[] lender, int offset, String tubeHint) {
     SnapshotState state = SnapshotState.ofCode(b.get());
     int priority = b.getInt();
     int delaySeconds = b.getInt();
@@ -229,8 +244,21 @@ final class RecordCodec {
       b.get(copy);
       body = SnapshotBody.of(copy);
     }
-    return new JobSnapshot(id, new String(tube, StandardCharsets.ISO_8859_1), state, priority,
-        delaySeconds, readyAt, ttrSeconds, created, counters, body);
+    String name = isNamed(tube, tubeHint) ? tubeHint : new String(tube, StandardCharsets.ISO_8859_1);
+    return new JobSnapshot(id, name, state, priority, delaySeconds, readyAt, ttrSeconds, created, counters, body);
+  }
+
+  /** Whether {@code name} is the tube name {@code bytes} spell (one char per byte, as in {@link #putTube}). */
+  private static boolean isNamed(byte[] bytes, String name) {
+    if (name == null || name.length() != bytes.length) {
+      return false;
+    }
+    for (int i = 0; i < bytes.length; i++) {
+      if (name.charAt(i) != (char) (bytes[i] & 0xFF)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static void putCounters(ByteBuffer b, JobCounters c) {

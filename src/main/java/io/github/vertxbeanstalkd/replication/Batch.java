@@ -1,6 +1,7 @@
 package io.github.vertxbeanstalkd.replication;
 
 import io.github.vertxbeanstalkd.persistence.BinlogRecord;
+import io.github.vertxbeanstalkd.persistence.ReceivedFrames;
 import io.github.vertxbeanstalkd.persistence.RecordFrames;
 import io.vertx.core.buffer.Buffer;
 import java.util.List;
@@ -42,15 +43,18 @@ record Batch(byte kind, long term, long first, long last, long logged, Buffer fr
         .appendLong(last).appendLong(logged).appendBuffer(frames);
   }
 
+  /** The batch in {@code b}, whose frames stay in it (a slice, not a copy): {@code b} must never change. */
   static Batch decode(Buffer b) {
     return new Batch(b.getByte(0), b.getLong(1), b.getLong(9), b.getLong(17), b.getLong(25),
-        b.getBuffer(HEADER_BYTES, b.length()));
+        b.slice(HEADER_BYTES, b.length()));
   }
 
-  /** The records, every frame's checksum checked (IllegalArgumentException when damaged). */
-  List<BinlogRecord> records() {
-    byte[] bytes = frames.getBytes();
-    return RecordFrames.decode(bytes, 0, bytes.length);
+  /**
+   * The records, every frame's checksum checked (IllegalArgumentException when damaged), with
+   * their frames: one copy of the bytes, which the records' bodies are lent from.
+   */
+  ReceivedFrames records() {
+    return ReceivedFrames.decode(frames.getBytes());
   }
 
   /** A standby's answer: the offset it applied the stream up to, under {@code term}. */

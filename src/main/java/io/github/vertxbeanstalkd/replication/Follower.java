@@ -1,7 +1,7 @@
 package io.github.vertxbeanstalkd.replication;
 
 import io.github.vertxbeanstalkd.bus.AddressRoutes;
-import io.github.vertxbeanstalkd.persistence.BinlogRecord;
+import io.github.vertxbeanstalkd.persistence.ReceivedFrames;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -9,7 +9,6 @@ import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonObject;
-import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -372,8 +371,7 @@ final class Follower implements Candidacy.Stream {
           // The stream must come whole and in order: anything else and this node subscribes again.
           return Future.failedFuture("a batch from offset " + startsAt + " after offset " + appliedBytes);
         }
-        List<BinlogRecord> records = batch.records();
-        return applyRecords(records).onSuccess(v -> {
+        return applyRecords(batch.records()).onSuccess(v -> {
           appliedBytes = batch.logged();
           if (!isCopying) {
             if (received != null && received.endsAt() == startsAt) {
@@ -394,7 +392,7 @@ final class Follower implements Candidacy.Stream {
         .compose(next -> next < 0 ? Future.succeededFuture() : dropJobsFrom(next));
   }
 
-  private Future<Void> applyRecords(List<BinlogRecord> records) {
+  private Future<Void> applyRecords(ReceivedFrames records) {
     return engine.run(port -> {
       port.apply(records);
       return port.lastSequence();

@@ -2,7 +2,6 @@ package io.github.vertxbeanstalkd.replication;
 
 import io.github.vertxbeanstalkd.bus.CopySlice;
 import io.github.vertxbeanstalkd.config.ReplicationConfig;
-import io.github.vertxbeanstalkd.persistence.BinlogRecord;
 import io.github.vertxbeanstalkd.persistence.RecordFrames;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -29,8 +28,12 @@ import org.slf4j.LoggerFactory;
  */
 final class Shipper {
   private static final Logger log = LoggerFactory.getLogger(Shipper.class);
-  /** The bytes of jobs one copy slice holds, about, and the most one merged live batch holds. */
-  static final int SLICE_BYTES = 1 << 20;
+  /**
+   * The bytes of jobs one copy slice holds, about, and the most one merged live batch holds. A
+   * batch's message, headers and all, stays within 1 MiB: the event bus's buffers grow in powers of
+   * two on both ends, and a slice of exactly 1 MiB took an array of 2 MiB at each of them.
+   */
+  static final int SLICE_BYTES = (1 << 20) - (32 << 10);
   /** Bytes a standby may have in flight, sent and not acknowledged, copy and live alike. */
   static final long WINDOW_BYTES = 4L << 20;
   /**
@@ -211,14 +214,10 @@ final class Shipper {
     link.isSliceAsked = false;
     link.isStreaming = true;
     link.copyCursor = slice.nextCursor();
-    link.copiedJobs += slice.jobs().size();
-    List<BinlogRecord> records = new ArrayList<>(slice.jobs().size() + 1);
-    // Jobs put and deleted before the copy are not in it, but their ids are taken: every slice
-    // carries the high-water mark, so ids never go back after this standby is promoted.
-    records.add(new BinlogRecord.HighWater(slice.nextJobId()));
-    records.addAll(slice.jobs());
+    link.copiedJobs += slice.jobs();
+    // Framed by the engine already, the high-water mark first.
     link.enqueue(new StandbyLink.Queued(slice.isLast() ? Batch.COPY_END : Batch.COPY, slice.sequence(),
-        slice.sequence(), logged, Buffer.buffer(RecordFrames.encode(records))));
+        slice.sequence(), logged, Buffer.buffer(slice.frameBytes()).appendBytes(slice.frames(), 0, slice.frameBytes())));
     pump(link);
     askSlice(link);
   }

@@ -11,7 +11,9 @@ import java.nio.ByteBuffer;
  * that thinned out, are in a hash table ({@link SlotIndex}): a page that falls below
  * {@link #SPARSE_IDS} live ids (the newest page excepted, which is always there) moves them there
  * and is given back, so a page costs at most {@code PAGE_IDS * 4 / SPARSE_IDS} bytes per live id.
- * One thread only.
+ * Pages the window skipped when ids jumped ahead hold no id anywhere: the first put into one makes
+ * it, so ids that come out of order but close together (a standby's copy, walked by slot, with the
+ * primary's new puts among it) land in pages too, not one by one in the table. One thread only.
  */
 public final class IdIndex {
   public static final int NONE = SlotIndex.NONE;
@@ -21,8 +23,13 @@ public final class IdIndex {
   private static final int PAGE_BYTES = PAGE_IDS * Integer.BYTES;
   /** Below this many live ids a page other than the newest moves them to the table: at most 128 bytes a live id. */
   static final int SPARSE_IDS = PAGE_IDS / 32;
-  /** A put this many pages past the newest restarts the window there (everything before goes to the table). */
-  static final long MAX_GAP_PAGES = 1024;
+  /**
+   * A put this many pages past the newest restarts the window there (everything before goes to the
+   * table). Pages skipped cost only their place in the window's arrays, 12 bytes each.
+   */
+  static final long MAX_GAP_PAGES = 1 << 14;
+  /** The live count of a page the window skipped: none of its ids was ever put, so a put may make it. */
+  private static final int SKIPPED = -1;
   private static final int MIN_WINDOW = 16;
 
   private final DirectMemory memory;
@@ -66,10 +73,17 @@ public final class IdIndex {
   /** Adds an id that is not in the index. */
   public void put(long id, int slot) {
     long p = id >>> PAGE_BITS;
-    if (p > top) {
+    if (size() == 0 && (p < base || p > top)) {
+      // Nothing is held: the window starts again where the ids are now (a standby's copy may
+      // start far below what it held before).
+      restartAt(p);
+    } else if (p > top) {
       extendTo(p);
     }
     ByteBuffer page = pageOf(p);
+    if (page == null && p >= base && live[(int) p & mask] == SKIPPED) {
+      page = makeSkipped(p);
+    }
     if (page == null) {
       sparse.put(id, slot);
       return;
@@ -77,6 +91,36 @@ public final class IdIndex {
     page.putInt(offset(id), slot + 1);
     live[(int) p & mask]++;
     denseSize++;
+  }
+
+  /**
+   * Makes skipped page {@code p} while the pages held average at least {@link #SPARSE_IDS} live ids
+   * each; otherwise it is given up as a thinned page is, and its ids go to the table from now on.
+   */
+  private ByteBuffer makeSkipped(long p) {
+    int r = (int) p & mask;
+    live[r] = 0;
+    if ((long) pagesHeld * SPARSE_IDS > denseSize + PAGE_IDS) {
+      return null;
+    }
+    pages[r] = memory.allocateOverLimit(PAGE_BYTES);
+    pagesHeld++;
+    return pages[r];
+  }
+
+  /** Gives back every page (all empty, as the index is) and starts the window at page {@code p}. */
+  private void restartAt(long p) {
+    for (long q = base; q <= top; q++) {
+      int r = (int) q & mask;
+      if (pages[r] != null) {
+        memory.free(pages[r]);
+        pages[r] = null;
+        pagesHeld--;
+      }
+    }
+    base = p;
+    top = p - 1;
+    extendTo(p);
   }
 
   /** Removes the id; false when it was not there. */
@@ -142,8 +186,8 @@ public final class IdIndex {
   }
 
   /**
-   * Makes page {@code p}, past the window's top, the new top. Pages between are not made (their ids
-   * go to the table); a jump of more than {@link #MAX_GAP_PAGES} (ids restored or followed from far
+   * Makes page {@code p}, past the window's top, the new top. Pages between are not made until an id
+   * of theirs is put ({@link #SKIPPED}); a jump of more than {@link #MAX_GAP_PAGES} (ids restored or followed from far
    * ahead) moves the whole window to the table first and starts it again at {@code p}.
    */
   private void extendTo(long p) {
@@ -170,7 +214,7 @@ public final class IdIndex {
     }
     for (long q = top + 1; q < p; q++) {
       pages[(int) q & mask] = null;
-      live[(int) q & mask] = 0;
+      live[(int) q & mask] = SKIPPED;
     }
     pages[(int) p & mask] = memory.allocateOverLimit(PAGE_BYTES);
     live[(int) p & mask] = 0;
@@ -202,9 +246,11 @@ public final class IdIndex {
     skipGivenBack();
   }
 
-  /** Moves the window's base past pages given back (past the top too, when none is left). */
+  /** Moves the window's base past pages given back (past the top too, when none is left), and old skipped ones. */
   private void skipGivenBack() {
-    while (base <= top && pages[(int) base & mask] == null) {
+    // A skipped page stays while it is near the top: the ids it waits for may still come.
+    while (base <= top && pages[(int) base & mask] == null
+        && (live[(int) base & mask] != SKIPPED || top - base > MAX_GAP_PAGES)) {
       base++;
     }
   }

@@ -15,6 +15,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.vertxbeanstalkd.bus.ChangeStream;
 import io.github.vertxbeanstalkd.bus.CopySlice;
 import io.github.vertxbeanstalkd.persistence.BinlogRecord;
+import io.github.vertxbeanstalkd.persistence.ReceivedFrames;
+import io.github.vertxbeanstalkd.persistence.RecordFrames;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -59,18 +61,17 @@ class LogShippingTest {
     primary.engine.shipping().acknowledge(Long.MAX_VALUE);
   }
 
-  /** Applies what was streamed to {@code standby}, in order, a slice as Shipper sends it: the high-water mark, then its jobs. */
+  /** Applies what was streamed to {@code standby}, in order, a slice as Shipper sends it: its frames as they are. */
   private void ship(EngineFixture standby) {
     List<BinlogRecord> records = new ArrayList<>();
     for (Object o : shipped) {
       if (o instanceof CopySlice slice) {
-        records.add(new BinlogRecord.HighWater(slice.nextJobId()));
-        records.addAll(slice.jobs());
+        records.addAll(ReceivedFrames.decode(java.util.Arrays.copyOf(slice.frames(), slice.frameBytes())).records());
       } else {
         records.add((BinlogRecord) o);
       }
     }
-    standby.engine.shipping().apply(records);
+    standby.engine.shipping().apply(ReceivedFrames.decode(RecordFrames.encode(records)));
     shipped.clear();
   }
 
@@ -309,7 +310,8 @@ class LogShippingTest {
     shipped.clear();
     EngineFixture late = new EngineFixture();
     // What Shipper sends first in a copy: the high-water mark, then the live jobs (none here).
-    late.engine.shipping().apply(List.of(new BinlogRecord.HighWater(primary.engine.shipping().nextJobId())));
+    late.engine.shipping().apply(ReceivedFrames.decode(RecordFrames.encode(
+        List.of(new BinlogRecord.HighWater(primary.engine.shipping().nextJobId())))));
     assertEquals("INSERTED 4", late.one(late.open(), put("after the failover")));
   }
 

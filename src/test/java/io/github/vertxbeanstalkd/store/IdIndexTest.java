@@ -166,6 +166,52 @@ class IdIndexTest {
   }
 
   @Test
+  void idsPutBehindAJumpLandInTheSkippedPagesNotInTheTable() {
+    // A standby's copy: ids in order from below, and among them the primary's new puts far ahead.
+    long ahead = 5_000_000;
+    for (long id = 1; id <= 2_000_000; id++) {
+      put(id);
+      if (id % 100 == 0) {
+        put(ahead++);
+      }
+    }
+    assertMatchesModel(0, 2_000_001, 4_999_999, ahead);
+    long pages = 2_000_000 / IdIndex.PAGE_IDS + (ahead - 5_000_000) / IdIndex.PAGE_IDS + 8;
+    // In the table they would take more than 16 MiB.
+    assertTrue(index.reservedBytes() <= pages * IdIndex.PAGE_IDS * 4 + SlotIndex.BYTES_PER_BUCKET * 1024,
+        "reserved " + index.reservedBytes());
+  }
+
+  @Test
+  void anEmptyIndexStartsItsWindowWhereTheNextIdIs() {
+    for (long id = 5_000_000; id < 5_010_000; id++) {
+      put(id);
+    }
+    for (long id = 5_000_000; id < 5_010_000; id++) {
+      remove(id);
+    }
+    for (long id = 1; id <= 100_000; id++) {
+      put(id);
+    }
+    assertMatchesModel(0, 100_001, 5_000_000);
+    long pages = 100_000 / IdIndex.PAGE_IDS + 2;
+    assertTrue(index.reservedBytes() <= pages * IdIndex.PAGE_IDS * 4 + SlotIndex.BYTES_PER_BUCKET * 1024,
+        "reserved " + index.reservedBytes());
+  }
+
+  @Test
+  void fewIdsScatteredOverSkippedPagesGoToTheTable() {
+    put(1);
+    put(2_000L * IdIndex.PAGE_IDS);
+    for (long k = 1; k < 2_000; k++) {
+      put(k * IdIndex.PAGE_IDS + 5);
+    }
+    assertMatchesModel(2, IdIndex.PAGE_IDS + 6);
+    // A page each would be 2,000 pages (31 MiB); the table holds them in well under 100 pages' worth.
+    assertTrue(index.reservedBytes() < 100L * IdIndex.PAGE_IDS * 4, "reserved " + index.reservedBytes());
+  }
+
+  @Test
   void everythingIsGivenBackOnClose() {
     for (long id = 1; id <= 50_000; id++) {
       put(id);
