@@ -4,6 +4,7 @@ import io.github.vertxbeanstalkd.bus.ChangeStream;
 import io.github.vertxbeanstalkd.bus.CopySlice;
 import io.github.vertxbeanstalkd.bus.ShippingPort;
 import io.github.vertxbeanstalkd.persistence.BinlogRecord;
+import io.github.vertxbeanstalkd.persistence.LogPosition;
 import io.github.vertxbeanstalkd.persistence.Replay;
 import java.util.ArrayList;
 import java.util.List;
@@ -159,6 +160,35 @@ public final class LogShipping implements ShippingPort {
       }
     }
     stream.copied(new CopySlice(standby, copy, jobs.lastSequence(), jobs.nextJobId(), snapshots, j));
+  }
+
+  /**
+   * A slice of the jobs of these ids as they are now, for a standby that rewinds a diverged tail:
+   * from {@code ids[cursor]} on, up to about {@code maxBytes}, in its place among the changes; an
+   * id not held is left out (the job is gone), and the slice's cursor is an index into {@code ids}.
+   */
+  @Override
+  public void copyJobs(String standby, long copy, long[] ids, int cursor, int maxBytes) {
+    List<BinlogRecord.JobSnapshot> snapshots = new ArrayList<>();
+    long now = clock.nanos();
+    long bytes = 0;
+    int i = cursor;
+    for (; i < ids.length && bytes < maxBytes; i++) {
+      int j = jobs.get(ids[i]);
+      if (j != JobTable.NONE) {
+        snapshots.add(jobs.snapshotOf(j, now));
+        bytes += table.bodyLength(j) + SNAPSHOT_OVERHEAD_BYTES;
+      } else {
+        bytes += 16;
+      }
+    }
+    stream.copied(new CopySlice(standby, copy, jobs.lastSequence(), jobs.nextJobId(), snapshots,
+        i < ids.length ? i : -1));
+  }
+
+  @Override
+  public LogPosition logPosition() {
+    return jobs.logPosition();
   }
 
   /** A standby applies a primary's records, in order, to its jobs and to its own binlog. */
