@@ -8,7 +8,9 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -300,7 +302,7 @@ final class Follower implements Candidacy.Stream {
     long[] rewinding = refetch;
     refetch = null;
     if (rewinding != null) {
-      io.vertx.core.json.JsonArray ids = new io.vertx.core.json.JsonArray(new java.util.ArrayList<>(rewinding.length));
+      JsonArray ids = new JsonArray(new ArrayList<>(rewinding.length));
       for (long id : rewinding) {
         ids.add(id);
       }
