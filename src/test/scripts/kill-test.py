@@ -49,7 +49,10 @@ library only; loopback only.
        --fault kill: SIGKILL. Failover time: from the kill until another node's /healthz says
          primary (with a newer term, when terms are reported) and its TCP port answers. The killed
          node is then started again (same directory, same ports) and must report standby
-         (possibly syncing first).
+         (possibly syncing first). Each rejoin is reported: from the restarted node's exec to its
+         /healthz role standby, its replay (from the exec to its log's "binlog: recovered"), the
+         difference, and how it came back (its log: "rewinding from offset", a rewind of its
+         diverged tail; "resuming from offset", a resume; otherwise a full copy).
        --fault stop: SIGSTOP for --stop-seconds (8; longer than the group's failure timeout),
          and longer if no other node has become primary by then. Failover time: from SIGSTOP until
          another node is primary and its TCP port answers. After SIGCONT the paused node must step
@@ -300,6 +303,21 @@ class Node:
                 return text.encode("latin-1") in f.read(1 << 20)
         except OSError:
             return False
+
+    def log_size(self):
+        try:
+            return os.path.getsize(self.log_path)
+        except OSError:
+            return 0
+
+    def log_since(self, offset):
+        """The node's log from byte `offset` on (its lines since a restart)."""
+        try:
+            with open(self.log_path, "rb") as f:
+                f.seek(offset)
+                return f.read().decode("latin-1")
+        except OSError:
+            return ""
 
     def log_tail(self, chars=3000):
         try:
@@ -747,6 +765,9 @@ def run_cycle(number, group, args, ledger, cycles):
     cycle.update(failover_ms=round((promoted_at - fault_at) * 1000), new_primary=new.name, new_term=new_term,
                  highest_id_before=highest_before, promoted_at=promoted_at, fault_at=fault_at)
     if args.fault == "kill":
+        log_mark = primary.log_size()
+        cycle["restarted_at"] = now()
+        restarted_wall = time.time()
         primary.start()
     else:
         # The pause lasts --stop-seconds (a fault of a chosen length, not a wait for an event), and
@@ -771,6 +792,24 @@ def run_cycle(number, group, args, ledger, cycles):
         cycle["rejoin_roles"] = roles
     cycle["back_at"] = now()
     cycle["rejoin_ms"] = round((cycle["back_at"] - promoted_at) * 1000)
+    if args.fault == "kill":
+        # From the restarted node's exec to its /healthz role standby (caught up, following), beside
+        # its replay (exec to its log's "binlog: recovered") and how it came back.
+        cycle["rejoin_from_exec_ms"] = round((cycle["back_at"] - cycle["restarted_at"]) * 1000)
+        text = primary.log_since(log_mark)
+        recovered = re.search(r"^(\d\d):(\d\d):(\d\d)\.(\d{3}) .*binlog: recovered (\d+) jobs", text, re.M)
+        if recovered:
+            h, m, sec, ms = (int(x) for x in recovered.groups()[:4])
+            day = restarted_wall - (restarted_wall % 86400)
+            at = day + h * 3600 + m * 60 + sec + ms / 1000.0
+            if at < restarted_wall - 43200:
+                at += 86400
+            cycle["replay_ms"] = round((at - restarted_wall) * 1000)
+            cycle["replayed_jobs"] = int(recovered.group(5))
+            cycle["rejoin_beyond_replay_ms"] = cycle["rejoin_from_exec_ms"] - cycle["replay_ms"]
+        cycle["rejoin_how"] = ("rewind" if "rewinding from offset" in text
+                               else "resume" if "resuming from offset" in text
+                               else "full copy" if "following the primary of term" in text else "?")
     return cycle
 
 
@@ -801,6 +840,15 @@ def print_summary(report):
         print("  cycle %2d: %s (term %s) -> %s (term %s) in %s ms; back as standby %s ms later via %s; load %s"
               % (c["cycle"], c["primary"], c.get("term"), c.get("new_primary"), c.get("new_term"),
                  c.get("failover_ms"), c.get("rejoin_ms"), c.get("rejoin_roles"), c.get("load_before")))
+        if "rejoin_from_exec_ms" in c:
+            print("            rejoin: standby %s ms after its exec; replay of %s jobs %s ms; %s ms beyond the "
+                  "replay; by %s" % (c["rejoin_from_exec_ms"], c.get("replayed_jobs"), c.get("replay_ms"),
+                                     c.get("rejoin_beyond_replay_ms"), c.get("rejoin_how")))
+    beyond = sorted(c["rejoin_beyond_replay_ms"] for c in report["cycles"] if "rejoin_beyond_replay_ms" in c)
+    if beyond:
+        hows = collections.Counter(c.get("rejoin_how") for c in report["cycles"] if "rejoin_how" in c)
+        print("  rejoin beyond the replay, ms: median %d, max %d (%d rejoins: %s)" % (
+            beyond[len(beyond) // 2], beyond[-1], len(beyond), ", ".join("%s %d" % kv for kv in sorted(hows.items()))))
     if r and not report["drained"]:
         print("  (stopped before the drain: jobs still queued count as lost below)")
     if r:
@@ -1063,9 +1111,10 @@ def main(argv):
         status = 3
         for number in range(1, args.cycles + 1):
             cycle = run_cycle(number, group, args, ledger, report["cycles"])
-            print("  cycle %d: %s -> %s in %d ms; rejoined via %s" % (
-                number, cycle["primary"], cycle["new_primary"], cycle["failover_ms"], cycle["rejoin_roles"]),
-                flush=True)
+            print("  cycle %d: %s -> %s in %d ms; rejoined via %s%s" % (
+                number, cycle["primary"], cycle["new_primary"], cycle["failover_ms"], cycle["rejoin_roles"],
+                "" if "rejoin_from_exec_ms" not in cycle else "; standby %d ms after its exec (replay %s ms, by %s)" % (
+                    cycle["rejoin_from_exec_ms"], cycle.get("replay_ms"), cycle.get("rejoin_how"))), flush=True)
         stopping.set()
         if bus is not None:
             bus.ask_stop()  # both kinds of client stop at once

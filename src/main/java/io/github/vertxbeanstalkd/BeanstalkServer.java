@@ -15,6 +15,7 @@ import io.github.vertxbeanstalkd.bus.EngineObserver;
 import io.github.vertxbeanstalkd.bus.GroupState;
 import io.github.vertxbeanstalkd.replication.Forwarding;
 import io.github.vertxbeanstalkd.replication.PrimaryRoute;
+import io.github.vertxbeanstalkd.replication.OwnStream;
 import io.github.vertxbeanstalkd.replication.ReplicationNode;
 import io.github.vertxbeanstalkd.engine.ServerInfo;
 import io.github.vertxbeanstalkd.http.HttpFrontVerticle;
@@ -141,6 +142,11 @@ public final class BeanstalkServer {
     if (http != null) {
       deployed = vertx.deployVerticle(http).onSuccess(ids::add);
     }
+    // Before the engine opens the log: what this node wrote as primary before it stopped.
+    Future<OwnStream> claimed = isReplicated
+        ? deployed.compose(v -> vertx.executeBlocking(() -> OwnStream.claim(config.binlog().dir())))
+        : Future.succeededFuture();
+    deployed = claimed;
     Future<ServerInfo> gathered = deployed.compose(v -> vertx.executeBlocking(ServerInfo::gather));
     deployed = gathered
         .compose(info -> vertx.deployVerticle(new QueueEngineVerticle(address, info, config.maxJobSizeBytes(),
@@ -163,7 +169,7 @@ public final class BeanstalkServer {
         }
       });
       deployed = deployed.compose(v -> vertx.deployVerticle(new ReplicationNode(config.replication(), address, group,
-              fronts, route, config.binlog().dir(), metrics == null ? nanos -> {} : metrics::recordAck)))
+              fronts, route, config.binlog().dir(), metrics == null ? nanos -> {} : metrics::recordAck, claimed.result())))
           .onSuccess(ids::add);
     } else {
       deployed = deployed.compose(v -> fronts.open());

@@ -1,5 +1,6 @@
 package io.github.vertxbeanstalkd.bus;
 
+import io.github.vertxbeanstalkd.persistence.LogPosition;
 import io.github.vertxbeanstalkd.persistence.ReceivedFrames;
 
 /**
@@ -46,6 +47,17 @@ public interface ShippingPort {
    * a copy starts at cursor 0.
    */
   void copySlice(String standby, long copy, int cursor, int maxBytes);
+
+  /**
+   * As {@link #copySlice}, for a standby rewinding the tail its log has and this primary's history
+   * has not: the current state of the jobs of {@code ids} from index {@code cursor} on, up to about
+   * {@code maxBytes} of them; ids of jobs not held are left out, and the slice's cursor is the
+   * index to go on from. A primary only.
+   */
+  void copyJobs(String standby, long copy, long[] ids, int cursor, int maxBytes);
+
+  /** Where this node's binlog puts its next record; null without a log on disk. */
+  LogPosition logPosition();
 
   /**
    * A standby that starts a fresh copy drops the jobs it holds (logging their deletes), at most

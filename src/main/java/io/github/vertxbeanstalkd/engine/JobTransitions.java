@@ -5,6 +5,7 @@ import io.github.vertxbeanstalkd.bus.ChangeStream;
 import io.github.vertxbeanstalkd.persistence.BinlogRecord;
 import io.github.vertxbeanstalkd.persistence.JobBases;
 import io.github.vertxbeanstalkd.persistence.JobCounters;
+import io.github.vertxbeanstalkd.persistence.LogPosition;
 import io.github.vertxbeanstalkd.persistence.Replay;
 import io.github.vertxbeanstalkd.persistence.SnapshotBody;
 import io.github.vertxbeanstalkd.persistence.SnapshotState;
@@ -89,6 +90,11 @@ final class JobTransitions {
 
   long lastSequence() {
     return lastSequence;
+  }
+
+  /** Where the binlog's next record goes; null without a log on disk. */
+  LogPosition logPosition() {
+    return binlog.position();
   }
 
   /** BEHAVIOURS.md 4: ids go up by one for every put that passes its line checks. */

@@ -5,6 +5,7 @@ import io.github.vertxbeanstalkd.bus.CopySlice;
 import io.github.vertxbeanstalkd.bus.ShippingPort;
 import io.github.vertxbeanstalkd.persistence.BinlogRecord;
 import io.github.vertxbeanstalkd.persistence.FrameBuffer;
+import io.github.vertxbeanstalkd.persistence.LogPosition;
 import io.github.vertxbeanstalkd.persistence.ReceivedFrames;
 import io.github.vertxbeanstalkd.persistence.Replay;
 
@@ -161,6 +162,37 @@ public final class LogShipping implements ShippingPort {
     }
     stream.copied(new CopySlice(standby, copy, jobs.lastSequence(), jobs.nextJobId(), frames.array(),
         frames.length(), frames.records() - 1, j));
+  }
+
+  /**
+   * A slice of the jobs of these ids as they are now, for a standby that rewinds a diverged tail:
+   * from {@code ids[cursor]} on, up to about {@code maxBytes}, in its place among the changes; an
+   * id not held is framed as a delete (the job is gone in this history), and the slice's cursor is
+   * an index into {@code ids}. The slice's job count is the jobs held.
+   */
+  @Override
+  public void copyJobs(String standby, long copy, long[] ids, int cursor, int maxBytes) {
+    long now = clock.nanos();
+    FrameBuffer frames = new FrameBuffer(Math.min(maxBytes, 4 << 20) + (8 << 10));
+    frames.add(new BinlogRecord.HighWater(jobs.nextJobId()));
+    int held = 0;
+    int i = cursor;
+    for (; i < ids.length && frames.length() < maxBytes; i++) {
+      int j = jobs.get(ids[i]);
+      if (j != JobTable.NONE) {
+        frames.add(jobs.snapshotToFrameNow(j, now));
+        held++;
+      } else {
+        frames.add(new BinlogRecord.Delete(ids[i]));
+      }
+    }
+    stream.copied(new CopySlice(standby, copy, jobs.lastSequence(), jobs.nextJobId(), frames.array(),
+        frames.length(), held, i < ids.length ? i : -1));
+  }
+
+  @Override
+  public LogPosition logPosition() {
+    return jobs.logPosition();
   }
 
   /**

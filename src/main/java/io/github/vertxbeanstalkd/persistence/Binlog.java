@@ -350,6 +350,15 @@ public final class Binlog {
     return writer == null;
   }
 
+  /** Where the next record goes: after every record appended so far; null for a log {@link #inMemory}. */
+  public LogPosition position() {
+    if (writer == null) {
+      return null;
+    }
+    SegmentLedger.Segment current = ledger.current();
+    return new LogPosition(current.index, current.bytes);
+  }
+
   /** The highest sequence that is durable under the policy. */
   public long durableSequence() {
     return writer == null ? Long.MAX_VALUE : durableSequence;

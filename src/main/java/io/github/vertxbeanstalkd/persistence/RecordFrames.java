@@ -12,6 +12,11 @@ import java.util.List;
 public final class RecordFrames {
   private RecordFrames() {}
 
+  /** The bytes the record's frame takes, in the stream as in the log. */
+  public static int frameBytes(BinlogRecord record) {
+    return RecordCodec.frameBytes(record);
+  }
+
   /** The records' frames, back to back. */
   public static byte[] encode(List<BinlogRecord> records) {
     int total = 0;

@@ -3,6 +3,7 @@ package io.github.vertxbeanstalkd.replication;
 import io.github.vertxbeanstalkd.bus.ChangeStream;
 import io.github.vertxbeanstalkd.bus.CopySlice;
 import io.github.vertxbeanstalkd.persistence.BinlogRecord;
+import io.github.vertxbeanstalkd.persistence.RecordFrames;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
@@ -24,14 +25,27 @@ final class ChangeOutbox implements ChangeStream {
   private long[] sequences = new long[64];
   private List<BinlogRecord> records = new ArrayList<>();
   private boolean isFlushScheduled;
+  /** The offset in the stream of frames after the last change handed here (engine thread). */
+  private long offset;
 
   ChangeOutbox(Vertx vertx, String nodeAddress) {
     this.vertx = vertx;
     this.nodeAddress = nodeAddress;
   }
 
+  /** The stream goes on from {@code streamOffset} (where the one this node followed ended); on the engine thread. */
+  void startAt(long streamOffset) {
+    offset = streamOffset;
+  }
+
+  /** The offset in the stream after every change handed here so far; on the engine thread. */
+  long offset() {
+    return offset;
+  }
+
   @Override
   public void appended(long sequence, BinlogRecord record) {
+    offset += RecordFrames.frameBytes(record);
     int n = records.size();
     if (n == sequences.length) {
       sequences = java.util.Arrays.copyOf(sequences, n * 2);

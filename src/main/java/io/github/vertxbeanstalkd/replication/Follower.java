@@ -8,7 +8,10 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,6 +46,8 @@ final class Follower implements Candidacy.Stream {
   private MessageConsumer<Buffer> batches;
   private MessageConsumer<JsonObject> positionQueries;
   private final PositionFile positions;
+  /** Where this node kept its own stream's anchors when it was primary; null without a log on disk. */
+  private final StreamAnchors anchors;
   /** The position last written to {@link #positions}, and whether a write is under way. */
   private PositionFile.Position written;
   private boolean isWritingPosition;
@@ -75,9 +80,32 @@ final class Follower implements Candidacy.Stream {
   private boolean isSubscribing;
   private final AddressRoutes routes;
   private Future<?> work = Future.succeededFuture();
+  /**
+   * The stream this node wrote as primary before it restarted, until it rejoins: its position is
+   * then where its own log ends in that stream, and a new primary whose history parts from it
+   * earlier has it rewind instead of copy. Null when there is none, or once used.
+   */
+  private OwnStream own;
+  /**
+   * A rewind under way: the ids of the jobs this node's diverged tail touched, which the primary
+   * sends again once it resumed this node from where the histories part; null otherwise.
+   */
+  private long[] refetch;
+  private long refetchTerm;
 
   /** @param positions where this node's position survives a restart; null keeps it in memory only */
   Follower(Vertx vertx, Addresses addresses, EngineShipping engine, Listener listener, PositionFile positions) {
+    this(vertx, addresses, engine, listener, positions, null, null);
+  }
+
+  /**
+   * @param own the stream this node wrote as primary before it restarted ({@link OwnStream#claim}), or null
+   * @param anchors where this node keeps its own stream's anchors while primary, deleted before a copy; or null
+   */
+  Follower(Vertx vertx, Addresses addresses, EngineShipping engine, Listener listener, PositionFile positions,
+      OwnStream own, StreamAnchors anchors) {
+    this.own = own;
+    this.anchors = anchors;
     this.vertx = vertx;
     this.addresses = addresses;
     this.engine = engine;
@@ -88,20 +116,41 @@ final class Follower implements Candidacy.Stream {
 
   /**
    * Reads the position this node kept when it last followed: its engine, replayed from its own
-   * binlog, holds at least that much of the primary's stream, so it can resume from there.
+   * binlog, holds at least that much of the primary's stream, so it can resume from there. A node
+   * that was primary since ({@link OwnStream}) holds its own stream up to where its log ends.
    */
   Future<Void> loadPosition() {
     if (positions == null) {
       return Future.succeededFuture();
     }
-    return vertx.executeBlocking(positions::read).onSuccess(p -> {
-      if (p != null) {
-        copiedTerm = p.term();
-        appliedBytes = p.offset();
-        appliedVolatile = appliedBytes;
-        received = new Backlog(RECEIVED_BYTES, appliedBytes);
-        written = p;
-        sawTerm(p.term());
+    OwnStream wrote = own;
+    return vertx.executeBlocking(() -> {
+      if (wrote != null) {
+        // It was primary after it last followed: where its own log ends in its own stream.
+        long end = wrote.end();
+        if (end >= 0) {
+          return new PositionFile.Position(wrote.term(), end);
+        }
+        log.info("replication: this node's log cannot be read from its stream anchors on; it holds no position");
+        return null;
+      }
+      return positions.read();
+    }).onSuccess(p -> {
+      if (p == null) {
+        releaseOwn();
+        return;
+      }
+      copiedTerm = p.term();
+      appliedBytes = p.offset();
+      appliedVolatile = appliedBytes;
+      received = new Backlog(RECEIVED_BYTES, appliedBytes);
+      // Its own stream's end is no position file's: nothing to write until it follows.
+      written = p;
+      sawTerm(p.term());
+      if (own != null) {
+        log.info("replication: this node was the primary of term {}; its log holds that stream up to offset {}",
+            p.term(), p.offset());
+      } else {
         log.info("replication: this node applied the stream of term {} up to offset {} before it stopped",
             p.term(), p.offset());
       }
@@ -122,6 +171,8 @@ final class Follower implements Candidacy.Stream {
 
   /** This node takes over: its log is its own from now on, so it no longer holds a copy of another's stream. */
   Future<Void> forgetCopy() {
+    releaseOwn();
+    refetch = null;
     copiedTerm = -1;
     appliedBytes = -1;
     received = null;
@@ -248,8 +299,19 @@ final class Follower implements Candidacy.Stream {
     isSubscribing = true;
     listener.syncing();
     JsonObject hello = new JsonObject().put("node", addresses.node()).put("term", newestTerm);
-    if (copiedTerm >= 0 && appliedBytes >= 0 && !isCopying) {
+    long[] rewinding = refetch;
+    refetch = null;
+    if (rewinding != null) {
+      JsonArray ids = new JsonArray(new ArrayList<>(rewinding.length));
+      for (long id : rewinding) {
+        ids.add(id);
+      }
+      hello.put("resumeTerm", refetchTerm).put("resumeFrom", appliedBytes).put("refetch", ids);
+    } else if (copiedTerm >= 0 && appliedBytes >= 0 && !isCopying) {
       hello.put("resumeTerm", copiedTerm).put("resumeFrom", appliedBytes);
+      if (own != null) {
+        hello.put("ownStream", true);
+      }
     }
     vertx.eventBus().<JsonObject>request(addresses.primary(), hello, new DeliveryOptions().setSendTimeout(2_000))
         .onComplete(r -> {
@@ -257,15 +319,19 @@ final class Follower implements Candidacy.Stream {
           if (!isActive) {
             return;
           }
-          if (r.succeeded()) {
+          if (r.succeeded() && r.result().body().getLong("rewindTo") != null && own != null) {
+            rewind(r.result().body().getLong("term"), r.result().body().getLong("rewindTo"));
+          } else if (r.succeeded()) {
+            releaseOwn();
             long term = r.result().body().getLong("term");
             sawTerm(term);
             followedTerm = term;
             followedNode = r.result().body().getString("node");
             lastHeardNanos = System.nanoTime();
             boolean resumed = r.result().body().getBoolean("resumed", false);
-            log.info("replication: following the primary of term {}{}", term,
-                resumed ? ", resuming from offset " + appliedBytes + " of term " + copiedTerm : "");
+            log.info("replication: following the primary of term {}{}", term, !resumed ? ""
+                : rewinding != null ? ", rewinding from offset " + appliedBytes + " of term " + refetchTerm
+                : ", resuming from offset " + appliedBytes + " of term " + copiedTerm);
           } else {
             // After a split and merge this node's route to the primary's address may name itself
             // (NO_HANDLERS) or a node that no longer serves it (TIMEOUT): see AddressRoutes.
@@ -275,6 +341,68 @@ final class Follower implements Candidacy.Stream {
             logUnanswered(r.cause());
           }
         });
+  }
+
+  /**
+   * The new primary of {@code term} holds this node's own stream only up to {@code offset}: the
+   * jobs its log changed past there are read from the log, its position is forgotten (from now on
+   * it holds no copy of anything until the rewind ends), and it subscribes again to resume from
+   * there and fetch those jobs. When the log cannot tell which jobs, it subscribes for a full copy.
+   */
+  private void rewind(long term, long offset) {
+    OwnStream wrote = own;
+    own = null;
+    long ownTerm = copiedTerm;
+    long loggedUpTo = appliedBytes;
+    isSubscribing = true;
+    vertx.executeBlocking(() -> {
+      try {
+        return wrote.touchedAfter(offset);
+      } finally {
+        wrote.release();
+      }
+    }).compose(ids -> {
+      if (ids == null) {
+        return Future.succeededFuture((long[]) null);
+      }
+      copiedTerm = -1;
+      isCopying = true;
+      written = null;
+      received = null;
+      appliedBytes = offset;
+      Future<Void> forgotten = positions == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {
+        positions.delete();
+        return null;
+      });
+      return forgotten.map(v -> ids);
+    }).onComplete(r -> {
+      isSubscribing = false;
+      if (r.succeeded() && r.result() != null) {
+        refetch = r.result();
+        refetchTerm = ownTerm;
+        log.info("replication: this node's log goes on past offset {} of term {} to {}, which the primary of term {} "
+            + "does not hold: it rewinds there, fetching again the {} jobs its tail touched", offset, ownTerm,
+            loggedUpTo, term, refetch.length);
+      } else {
+        log.info("replication: this node cannot tell which jobs its log changed past offset {} of term {}{}; it "
+            + "takes a full copy", offset, ownTerm, r.failed() ? " (" + r.cause() + ")" : "");
+        copiedTerm = -1;
+        isCopying = true;
+      }
+      subscribe();
+    });
+  }
+
+  /** The stream this node wrote as primary is used, or of no use any more: the segments kept for it go. */
+  private void releaseOwn() {
+    OwnStream wrote = own;
+    own = null;
+    if (wrote != null) {
+      vertx.executeBlocking(() -> {
+        wrote.release();
+        return null;
+      }).onFailure(e -> log.warn("replication: could not delete the segments kept for a rewind: {}", e.toString()));
+    }
   }
 
   /** Said now and then, not at every try: a node that stays syncing says why. */
@@ -322,6 +450,8 @@ final class Follower implements Candidacy.Stream {
     switch (batch.kind()) {
       case Batch.RESET -> {
         listener.syncing();
+        releaseOwn();
+        refetch = null;
         copiedTerm = -1;
         isCopying = true;
         written = null;
@@ -331,6 +461,10 @@ final class Follower implements Candidacy.Stream {
         // it, and a node that dies in the middle of a copy starts it over when it comes back.
         Future<Void> forgotten = positions == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {
           positions.delete();
+          // So do the anchors of a stream this node wrote as primary: a copy changes the log past them.
+          if (anchors != null) {
+            anchors.delete();
+          }
           return null;
         });
         return forgotten.compose(v -> engine.run(port -> {

@@ -64,16 +64,22 @@ public final class ReplicationNode extends VerticleBase {
   private volatile boolean isFollowing;
 
   private final java.nio.file.Path binlogDir;
+  /** The stream this node wrote as primary before it restarted, as its log holds it; null when none. */
+  private final OwnStream own;
+  /** While primary with a log on disk: the anchors of its own stream. */
+  private AnchorRecorder anchors;
 
   /**
    * @param binlogDir this node's binlog directory, where it keeps its position in the primary's
    *     stream across restarts (null: in memory only)
    * @param route where this node says the primary is, for its TCP connections
    * @param ackNanos hears how long each standby's acknowledgement took (may do nothing)
+   * @param own what {@link OwnStream#claim} found in the binlog directory before the engine opened it
    */
   public ReplicationNode(ReplicationConfig config, EngineAddress engineAddress, GroupStatus status, Fronts fronts,
-      PrimaryRoute route, java.nio.file.Path binlogDir, LongConsumer ackNanos) {
+      PrimaryRoute route, java.nio.file.Path binlogDir, LongConsumer ackNanos, OwnStream own) {
     this.config = config;
+    this.own = own;
     this.route = route;
     this.binlogDir = binlogDir;
     this.engineAddress = engineAddress;
@@ -128,7 +134,8 @@ public final class ReplicationNode extends VerticleBase {
           setRole(lock.isSeated() ? GroupState.STANDBY : GroupState.SYNCING);
         }
       }
-    }, binlogDir == null ? null : new PositionFile(binlogDir));
+    }, binlogDir == null ? null : new PositionFile(binlogDir), own,
+        binlogDir == null ? null : new StreamAnchors(binlogDir));
     candidacy = new Candidacy(vertx, config.group(), follower, lock, () -> isFollowing);
     publish();
     return Future.all(
@@ -220,10 +227,16 @@ public final class ReplicationNode extends VerticleBase {
     shipper = new Shipper(vertx, config, engine, term, prior, () -> stepDown("a standby has seen a newer term"),
         ackNanos);
     Shipper promoted = shipper;
+    ChangeOutbox stream = outbox;
     Future<Long> replicating = engine.run(port -> {
-      port.replicateTo(outbox);
+      // This term's stream goes on from where the one this node followed ended.
+      stream.startAt(prior.offset());
+      port.replicateTo(stream);
       return port.lastSequence();
     }).onSuccess(promoted::acknowledgedUpTo);
+    if (binlogDir != null) {
+      anchors = new AnchorRecorder(vertx, new StreamAnchors(binlogDir), engine, outbox, term);
+    }
     renewLease(confirmedAtNanos);
     if (hadPrimary) {
       failovers++;
@@ -274,9 +287,7 @@ public final class ReplicationNode extends VerticleBase {
       stepDown("a standby has seen term " + theirTerm);
       return;
     }
-    boolean resumed = shipper.subscribe(msg.body().getString("node"), msg.body().getLong("resumeTerm", -1L),
-        msg.body().getLong("resumeFrom", -1L));
-    msg.reply(new JsonObject().put("term", term).put("resumed", resumed).put("node", clusterNodeId));
+    msg.reply(shipper.answer(msg.body()).put("node", clusterNodeId));
   }
 
   /** Another node is the primary of {@code primaryTerm}: this node's connections run there, unless it knows a newer one. */
@@ -303,6 +314,9 @@ public final class ReplicationNode extends VerticleBase {
     log.warn("replication: role standby (was primary of term {}): {}", term, why);
     shipper.stop();
     shipper = null;
+    // Its anchors go before it follows anyone: they describe a log that changes from now on.
+    Future<Void> anchorsGone = anchors == null ? Future.succeededFuture() : anchors.stop();
+    anchors = null;
     servesProtocol = false;
     isFollowing = false;
     // This node's connections wait for the next primary; their sessions here end.
@@ -325,7 +339,13 @@ public final class ReplicationNode extends VerticleBase {
             log.warn("replication: the ways in as primary did not close within {} s ({}); following the new "
                 + "primary anyway", CLOSE_AS_PRIMARY_SECONDS, r.cause().toString());
           }
-          follower.start();
+          // Never before its anchors are gone (a copy's RESET deletes them too, before any job goes).
+          anchorsGone.onComplete(gone -> {
+            if (gone.failed()) {
+              log.warn("replication: could not delete this node's stream anchors: {}", gone.cause().toString());
+            }
+            follower.start();
+          });
         });
   }
 
@@ -352,6 +372,9 @@ public final class ReplicationNode extends VerticleBase {
     }
     if (shipper != null) {
       shipper.tick();
+      if (anchors != null) {
+        anchors.tick();
+      }
     } else {
       follower.tick();
       if (isFollowing && role.equals(GroupState.SYNCING) && lock.isSeated()) {

@@ -8,6 +8,8 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -81,6 +83,9 @@ final class Shipper {
   /** The history's recent frames (the prior stream's last, then this term's), for standbys that resume. */
   private final Backlog backlog;
   private long copies;
+  /** Subscriptions answered with a full copy, and with a rewind of a diverged tail. */
+  private long fullCopies;
+  private long rewinds;
   private boolean isStopped;
 
   /**
@@ -134,9 +139,45 @@ final class Shipper {
     return links.get(address);
   }
 
+  /** Full copies started, for tests and logs. */
+  long fullCopies() {
+    return fullCopies;
+  }
+
+  /** Rewinds of a diverged tail started (a resume that fetches the tail's jobs again). */
+  long rewinds() {
+    return rewinds;
+  }
+
   void stop() {
     isStopped = true;
     links.clear();
+  }
+
+  /**
+   * A standby's subscription ({@code {"node", "term", "resumeTerm", "resumeFrom", "ownStream", "refetch"}},
+   * see Follower) and this node's answer ({@code {"term", "resumed"}}, or {@code {"term", "rewindTo"}}
+   * for a former primary that rewinds first and subscribes again).
+   */
+  JsonObject answer(JsonObject hello) {
+    String node = hello.getString("node");
+    long resumeTerm = hello.getLong("resumeTerm", -1L);
+    long resumeFrom = hello.getLong("resumeFrom", -1L);
+    if (hello.getBoolean("ownStream", false)) {
+      long rewindTo = rewindPoint(node, resumeTerm, resumeFrom);
+      if (rewindTo >= 0) {
+        return new JsonObject().put("term", term).put("rewindTo", rewindTo);
+      }
+    }
+    JsonArray refetch = hello.getJsonArray("refetch");
+    long[] ids = null;
+    if (refetch != null) {
+      ids = new long[refetch.size()];
+      for (int i = 0; i < ids.length; i++) {
+        ids[i] = refetch.getLong(i);
+      }
+    }
+    return new JsonObject().put("term", term).put("resumed", subscribe(node, resumeTerm, resumeFrom, ids));
   }
 
   /**
@@ -147,6 +188,32 @@ final class Shipper {
    * @return whether it resumes (no copy)
    */
   boolean subscribe(String address, long resumeTerm, long resumeFrom) {
+    return subscribe(address, resumeTerm, resumeFrom, null);
+  }
+
+  /**
+   * A standby that was the primary of the stream this node followed before it took over, and whose
+   * own log goes past {@code loggedUpTo} in it: the offset where the two histories part (this
+   * node's take-over), for it to rewind to, or -1 when it cannot (another stream, no divergence, or
+   * this node's backlog no longer reaches that offset): it then subscribes as any other standby.
+   */
+  long rewindPoint(String address, long ownTerm, long loggedUpTo) {
+    if (ownTerm < 0 || ownTerm != prior.term() || loggedUpTo <= prior.offset()
+        || backlog.from(prior.offset()) == null) {
+      return -1;
+    }
+    log.info("replication: standby {} was the primary of term {} and logged it up to offset {}, past {} where this "
+        + "node took over: it rewinds to there", address, ownTerm, loggedUpTo, prior.offset());
+    return prior.offset();
+  }
+
+  /**
+   * As {@link #subscribe(String, long, long)}; with {@code refetch}, the standby rewinds a diverged
+   * tail: it resumes from {@code resumeFrom} and also takes the jobs of those ids as they are when
+   * the engine reads them (absent ones as deleted), in their place in the stream. Until it applied
+   * them it is not caught up.
+   */
+  boolean subscribe(String address, long resumeTerm, long resumeFrom, long[] refetch) {
     StandbyLink old = links.remove(address);
     if (old != null) {
       old.state = StandbyLink.State.GONE;
@@ -160,15 +227,23 @@ final class Shipper {
       missing = backlog.from(resumeFrom);
     }
     if (missing != null) {
-      link.state = StandbyLink.State.LIVE;
+      link.state = refetch == null ? StandbyLink.State.LIVE : StandbyLink.State.COPYING;
       link.isStreaming = true;
       link.copyCursor = -1;
       for (StandbyLink.Held h : missing) {
         link.enqueue(new StandbyLink.Queued(Batch.LIVE, h.first(), h.last(), h.logged(), h.frames()));
       }
-      log.info("replication: standby {} resumes from offset {} of term {} ({} KiB from the backlog, term {})",
-          address, resumeFrom, resumeTerm, (logged - resumeFrom) >> 10, term);
+      log.info("replication: standby {} resumes from offset {} of term {} ({} KiB from the backlog, term {}){}",
+          address, resumeFrom, resumeTerm, (logged - resumeFrom) >> 10, term,
+          refetch == null ? "" : " and fetches again the " + refetch.length + " jobs its diverged tail touched");
+      if (refetch != null) {
+        rewinds++;
+        link.refetch = refetch;
+        link.copyCursor = 0;
+        link.copyStartNanos = System.nanoTime();
+      }
       pump(link);
+      askSlice(link);
       recompute();
       return true;
     }
@@ -179,6 +254,7 @@ final class Shipper {
       log.info("replication: standby {} at offset {} of term {} is beyond this node's backlog (offsets {} to {})",
           address, resumeFrom, resumeTerm, backlog.startsAt(), backlog.endsAt());
     }
+    fullCopies++;
     log.info("replication: standby {} subscribed; copying the live jobs (term {})", address, term);
     link.copyStartNanos = System.nanoTime();
     link.enqueue(new StandbyLink.Queued(Batch.RESET, lastSequence, lastSequence, logged, Buffer.buffer()));
@@ -199,7 +275,14 @@ final class Shipper {
     String address = link.address;
     long copy = link.copy;
     int cursor = link.copyCursor;
-    engine.send(port -> port.copySlice(address, copy, cursor, SLICE_BYTES));
+    long[] refetch = link.refetch;
+    engine.send(port -> {
+      if (refetch != null) {
+        port.copyJobs(address, copy, refetch, cursor, SLICE_BYTES);
+      } else {
+        port.copySlice(address, copy, cursor, SLICE_BYTES);
+      }
+    });
   }
 
   /**
@@ -213,8 +296,14 @@ final class Shipper {
     }
     link.isSliceAsked = false;
     link.isStreaming = true;
+    int from = link.copyCursor;
     link.copyCursor = slice.nextCursor();
     link.copiedJobs += slice.jobs();
+    if (link.refetch != null) {
+      // A rewind: the ids of this slice not held here were framed as deletes (gone in this history).
+      int to = slice.isLast() ? link.refetch.length : slice.nextCursor();
+      link.refetchedGone += (to - from) - slice.jobs();
+    }
     // Framed by the engine already, the high-water mark first.
     link.enqueue(new StandbyLink.Queued(slice.isLast() ? Batch.COPY_END : Batch.COPY, slice.sequence(),
         slice.sequence(), logged, Buffer.buffer(slice.frameBytes()).appendBytes(slice.frames(), 0, slice.frameBytes())));
@@ -327,6 +416,13 @@ final class Shipper {
   private void copied(StandbyLink link, long sequence) {
     link.state = StandbyLink.State.LIVE;
     link.acked = Math.max(link.acked, sequence);
+    if (link.refetch != null) {
+      log.info("replication: standby {} rewound its diverged tail in {} ms ({} jobs fetched again, {} of them gone "
+              + "here) and follows from sequence {}", link.address, (System.nanoTime() - link.copyStartNanos) / 1_000_000,
+          link.refetch.length, link.refetchedGone, sequence);
+      link.refetch = null;
+      return;
+    }
     log.info("replication: standby {} copied {} jobs in {} ms and follows from sequence {} (at most {} KiB in "
             + "flight and {} KiB waiting for it)", link.address, link.copiedJobs,
         (System.nanoTime() - link.copyStartNanos) / 1_000_000, sequence, link.peakInFlightBytes >> 10,

@@ -26,6 +26,10 @@ final class StandbyLink {
   int copyCursor;
   boolean isSliceAsked;
   long copiedJobs;
+  /** A rewind: the ids of the jobs the standby's diverged tail touched, to be sent as they are here; null otherwise. */
+  long[] refetch;
+  /** Of those, how many are not held here (sent as deletes). */
+  long refetchedGone;
   long copyStartNanos;
   final ArrayDeque<Queued> queue = new ArrayDeque<>();
   long queuedBytes;
