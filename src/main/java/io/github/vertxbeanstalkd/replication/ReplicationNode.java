@@ -62,6 +62,13 @@ public final class ReplicationNode extends VerticleBase {
   private boolean servesProtocol;
   private long tickTimer = -1;
   private volatile boolean isFollowing;
+  /**
+   * The term this node led last, while it still holds what it led (until it follows another
+   * primary): if that term went on alone, only this node may take over.
+   */
+  private volatile long ledTerm = -1;
+  /** What this node waited for when it last said so, for the log. */
+  private String waitingForLogged;
 
   private final java.nio.file.Path binlogDir;
 
@@ -102,9 +109,13 @@ public final class ReplicationNode extends VerticleBase {
     engine = new EngineShipping(vertx, engineAddress);
     lock = new HazelcastGroupLock(hz, config.group());
     if (!lock.isSafe()) {
-      log.warn("replication: the cluster has fewer than three CP members, so the group's lock runs in Hazelcast's "
-          + "\"unsafe mode\": after a partition two nodes may both act as primary. Use a cluster configuration "
-          + "with the CP subsystem (conf/cluster-group.xml)");
+      // REPLICATION.md "What is promised": without the CP Subsystem the lock is not linearizable, and
+      // Hazelcast's CP Subsystem with fewer than three members never elects anyone.
+      return Future.failedFuture(new VertxException("replication.enabled needs Hazelcast's CP Subsystem with at "
+          + "least three CP members, and this cluster configuration has cp-member-count "
+          + hz.getConfig().getCPSubsystemConfig().getCPMemberCount() + ": start every node of the group with "
+          + "conf/cluster-group.xml (or set <cp-subsystem><cp-member-count>3</cp-member-count> in yours) and run "
+          + "at least three such nodes, or set replication.enabled to false", true));
     }
     String changes = addresses.node() + ".changes";
     outbox = new ChangeOutbox(vertx, changes);
@@ -122,6 +133,7 @@ public final class ReplicationNode extends VerticleBase {
         lagBytes = lag;
         isFollowing = true;
         if (!role.equals(GroupState.PRIMARY)) {
+          ledTerm = -1;
           term = Math.max(term, followedTerm);
           routeTo(followedTerm, follower.followedNode());
           // A standby can take over: caught up, and seated among the lock's consensus members.
@@ -129,7 +141,7 @@ public final class ReplicationNode extends VerticleBase {
         }
       }
     }, binlogDir == null ? null : new PositionFile(binlogDir));
-    candidacy = new Candidacy(vertx, config.group(), follower, lock, () -> isFollowing);
+    candidacy = new Candidacy(vertx, config.group(), follower, lock, () -> isFollowing, () -> ledTerm);
     publish();
     return Future.all(
             // Changes and copy slices through one consumer: the order the engine produced them in.
@@ -150,7 +162,7 @@ public final class ReplicationNode extends VerticleBase {
         .compose(v -> follower.start())
         .onSuccess(v -> {
           tickTimer = vertx.setPeriodic(TICK_MILLIS, id -> tick());
-          lock.start(new LockEvents(), candidacy::mayCompete);
+          lock.start(new LockEvents(), candidacy::mayCompete, () -> ledTerm);
           log.info("replication: node {} of group '{}' started (minAcks {}, whenTooFewStandbys {}), fencing {}",
               nodeId, config.group(), config.minAcks(), config.whenTooFewStandbys().word(),
               lock.isSafe() ? "safe (CP subsystem)" : "UNSAFE");
@@ -178,8 +190,8 @@ public final class ReplicationNode extends VerticleBase {
   /** The lock's news, moved from its thread onto this node's context. */
   private final class LockEvents implements GroupLock.Listener {
     @Override
-    public void acquired(long newTerm, long confirmedAtNanos) {
-      context.runOnContext(v -> promote(newTerm, confirmedAtNanos));
+    public void acquired(long newTerm, long confirmedAtNanos, boolean isAlone) {
+      context.runOnContext(v -> promote(newTerm, confirmedAtNanos, isAlone));
     }
 
     @Override
@@ -201,7 +213,7 @@ public final class ReplicationNode extends VerticleBase {
     }
   }
 
-  private void promote(long newTerm, long confirmedAtNanos) {
+  private void promote(long newTerm, long confirmedAtNanos, boolean isAlone) {
     if (role.equals(GroupState.PRIMARY)) {
       return;
     }
@@ -212,13 +224,14 @@ public final class ReplicationNode extends VerticleBase {
     PriorStream prior = follower.priorStream();
     follower.sawTerm(newTerm);
     term = newTerm;
+    ledTerm = newTerm;
     isFollowing = false;
     follower.stop();
     follower.forgetCopy();
     // This node's connections wait while it takes over: the primary they ran on is gone.
     route.set(null);
-    shipper = new Shipper(vertx, config, engine, term, prior, () -> stepDown("a standby has seen a newer term"),
-        ackNanos);
+    shipper = new Shipper(vertx, config, engine, term, prior, () -> stepDown("a newer term began"), ackNanos,
+        (t, alone) -> Future.fromCompletionStage(lock.recordAlone(t, alone), context), isAlone);
     Shipper promoted = shipper;
     Future<Long> replicating = engine.run(port -> {
       port.replicateTo(outbox);
@@ -344,6 +357,14 @@ public final class ReplicationNode extends VerticleBase {
   }
 
   private void tick() {
+    String waiting = lock.waitingFor();
+    if (waiting != null && !waiting.equals(waitingForLogged)) {
+      log.info("replication: waiting for the CP Subsystem to form: {} have joined (it needs all of them before "
+          + "any node can be primary)", waiting);
+    } else if (waiting == null && waitingForLogged != null) {
+      log.info("replication: the CP Subsystem has formed");
+    }
+    waitingForLogged = waiting;
     PrimaryRoute.Primary primary = route.current();
     if (primary != null && !primary.isLocal() && cluster != null && !cluster.nodeIds().contains(primary.nodeId())) {
       // The primary's node left the cluster: this node's connections wait for the next one.
@@ -381,6 +402,6 @@ public final class ReplicationNode extends VerticleBase {
     boolean serves = isPrimary ? servesProtocol : fronts.hasTcp() && route.current() != null;
     status.set(new GroupState(role, term, isPrimary && shipper != null ? shipper.caughtUp() : 0,
         isPrimary && shipper != null && shipper.isDegraded(), isPrimary ? 0 : lagBytes,
-        lock == null || lock.isSafe(), failovers, serves));
+        lock == null || lock.isSafe(), failovers, serves, waitingForLogged));
   }
 }

@@ -62,7 +62,8 @@ final class ShippingPair implements AutoCloseable {
       String changes = primaryAddresses.node() + ".changes";
       ChangeOutbox outbox = new ChangeOutbox(vertx, changes);
       shipper = new Shipper(vertx, ReplicationConfig.inGroup("pair").withMinAcks(1), engine, TERM,
-          PriorStream.NONE, () -> { throw new IllegalStateException("no newer term in this pair"); }, nanos -> {});
+          PriorStream.NONE, () -> { throw new IllegalStateException("no newer term in this pair"); }, nanos -> {},
+          (term, isAlone) -> Future.succeededFuture(true), false);
       vertx.eventBus().<Object>localConsumer(changes, msg -> {
         if (msg.body() instanceof ChangeOutbox.Changes c) {
           shipper.onChanges(c);
