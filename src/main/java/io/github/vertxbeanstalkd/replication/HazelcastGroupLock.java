@@ -46,6 +46,11 @@ final class HazelcastGroupLock implements GroupLock {
   private final String name;
   /** The record's name: in the default CP group, as the lock. */
   private final String recordName;
+  /**
+   * The record's proxy, made on the lock's thread before it first competes: making it blocks until
+   * the CP Subsystem answers, so it is never made on an event loop.
+   */
+  private volatile IAtomicLong record;
   private final ExecutorService lockThread;
   private final ExecutorService cpThread;
   private volatile boolean isRunning;
@@ -198,6 +203,7 @@ final class HazelcastGroupLock implements GroupLock {
   private void compete(Listener listener, java.util.function.BooleanSupplier mayCompete,
       java.util.function.LongSupplier ledTerm) {
     FencedLock lock = hz.getCPSubsystem().getLock(name);
+    record = hz.getCPSubsystem().getAtomicLong(recordName);
     while (isRunning) {
       long term = 0;
       try {
@@ -261,7 +267,6 @@ final class HazelcastGroupLock implements GroupLock {
    * @return the record written, or -1 when the record names another term that went on alone
    */
   private long claim(long term, long ledTerm) throws Exception {
-    IAtomicLong record = hz.getCPSubsystem().getAtomicLong(recordName);
     while (true) {
       long now = record.getAsync().toCompletableFuture().get(RECORD_MILLIS, TimeUnit.MILLISECONDS);
       if (isAlone(now) && termOf(now) != ledTerm) {
@@ -287,8 +292,7 @@ final class HazelcastGroupLock implements GroupLock {
   @Override
   public long aloneTerm() {
     try {
-      long now = hz.getCPSubsystem().getAtomicLong(recordName).getAsync().toCompletableFuture()
-          .get(RECORD_MILLIS, TimeUnit.MILLISECONDS);
+      long now = record.getAsync().toCompletableFuture().get(RECORD_MILLIS, TimeUnit.MILLISECONDS);
       return isAlone(now) ? termOf(now) : -1;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -300,7 +304,8 @@ final class HazelcastGroupLock implements GroupLock {
 
   @Override
   public CompletionStage<Boolean> recordAlone(long term, boolean isAlone) {
-    IAtomicLong record = hz.getCPSubsystem().getAtomicLong(recordName);
+    // Only a primary records, and it became one on the lock's thread, after the proxy was made.
+    IAtomicLong record = this.record;
     return record.getAsync().thenCompose(now -> {
       if (termOf(now) != term) {
         // A newer term claimed it: this node is primary no longer.

@@ -53,6 +53,14 @@ final class ShippingPair implements AutoCloseable {
 
   /** Starts the primary as the primary of term 1, minAcks 1, serving alone while no standby follows. */
   ShippingPair startPrimary() {
+    return startPrimary((term, isAlone) -> Future.succeededFuture(true));
+  }
+
+  /**
+   * Starts the primary as the primary of term 1, minAcks 1, whenTooFewStandbys "serve": it serves
+   * alone while no standby follows once {@code record} holds that decision.
+   */
+  ShippingPair startPrimary(AloneRecord record) {
     context = vertx.getOrCreateContext();
     primary = await(BeanstalkServer.deploy(vertx, config(dir.resolve("primary"))));
     on(() -> {
@@ -63,7 +71,7 @@ final class ShippingPair implements AutoCloseable {
       ChangeOutbox outbox = new ChangeOutbox(vertx, changes);
       shipper = new Shipper(vertx, ReplicationConfig.inGroup("pair").withMinAcks(1), engine, TERM,
           PriorStream.NONE, () -> { throw new IllegalStateException("no newer term in this pair"); }, nanos -> {},
-          (term, isAlone) -> Future.succeededFuture(true), false);
+          record, false);
       vertx.eventBus().<Object>localConsumer(changes, msg -> {
         if (msg.body() instanceof ChangeOutbox.Changes c) {
           shipper.onChanges(c);
