@@ -53,6 +53,14 @@ interface GroupLock {
   java.util.concurrent.CompletionStage<Boolean> recordAlone(long term, boolean isAlone);
 
   /**
+   * Takes a range of {@code count} job ids that no other node was or will be given: from the
+   * store's counter, or from {@code atLeast} if that is further (the store may have lost its
+   * counter when every node restarted; the binlog did not). Completes with the range's first id,
+   * and exceptionally when the store cannot be reached.
+   */
+  java.util.concurrent.CompletionStage<Long> takeIds(long atLeast, long count);
+
+  /**
    * What this node waits for before the lock can work, for the log and /healthz (for example
    * "2 of 3 CP members"), or null when it waits for nothing.
    */

@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * freed without waiting out the session's time-to-live), and its seat is removed once it is dead for
  * sure ({@link DeadSeats}); a node that starts without a CP seat while one is free promotes itself.
  * The record of who went on alone is an {@link IAtomicLong} in the lock's CP group (the same Raft
- * majority): the term times two, plus one while that term's primary acknowledges alone.
+ * majority): the term times two, plus one while that term's primary acknowledges alone; another
+ * holds the next job id no primary was given a range from.
  */
 final class HazelcastGroupLock implements GroupLock {
   private static final Logger log = LoggerFactory.getLogger(HazelcastGroupLock.class);
@@ -51,6 +52,8 @@ final class HazelcastGroupLock implements GroupLock {
    * the CP Subsystem answers, so it is never made on an event loop.
    */
   private volatile IAtomicLong record;
+  /** The next job id no node was given a range from (made with {@link #record}). */
+  private volatile IAtomicLong ids;
   private final ExecutorService lockThread;
   private final ExecutorService cpThread;
   private volatile boolean isRunning;
@@ -204,6 +207,7 @@ final class HazelcastGroupLock implements GroupLock {
       java.util.function.LongSupplier ledTerm) {
     FencedLock lock = hz.getCPSubsystem().getLock(name);
     record = hz.getCPSubsystem().getAtomicLong(recordName);
+    ids = hz.getCPSubsystem().getAtomicLong(name + ".ids");
     while (isRunning) {
       long term = 0;
       try {
@@ -317,6 +321,17 @@ final class HazelcastGroupLock implements GroupLock {
       }
       return record.compareAndSetAsync(now, wanted)
           .thenCompose(ok -> ok ? CompletableFuture.completedFuture(true) : recordAlone(term, isAlone));
+    });
+  }
+
+  @Override
+  public CompletionStage<Long> takeIds(long atLeast, long count) {
+    // Only a primary takes ids, and it became one on the lock's thread, after the proxy was made.
+    IAtomicLong ids = this.ids;
+    return ids.getAsync().thenCompose(now -> {
+      long first = Math.max(now, atLeast);
+      return ids.compareAndSetAsync(now, first + count)
+          .thenCompose(ok -> ok ? CompletableFuture.completedFuture(first) : takeIds(atLeast, count));
     });
   }
 

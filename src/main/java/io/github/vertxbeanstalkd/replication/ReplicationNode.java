@@ -47,6 +47,7 @@ public final class ReplicationNode extends VerticleBase {
   private Follower follower;
   private Candidacy candidacy;
   private Shipper shipper;
+  private IdRanges idRanges;
   private ChangeOutbox outbox;
   private MessageConsumer<JsonObject> primaryConsumer;
   /** The deployment serving forwarded connections while this node is the primary. */
@@ -233,10 +234,12 @@ public final class ReplicationNode extends VerticleBase {
     shipper = new Shipper(vertx, config, engine, term, prior, () -> stepDown("a newer term began"), ackNanos,
         (t, alone) -> Future.fromCompletionStage(lock.recordAlone(t, alone), context), isAlone);
     Shipper promoted = shipper;
+    idRanges = new IdRanges(vertx, engine, (atLeast, count) -> Future.fromCompletionStage(lock.takeIds(atLeast, count), context));
+    IdRanges ranges = idRanges;
     Future<Long> replicating = engine.run(port -> {
       port.replicateTo(outbox);
       return port.lastSequence();
-    }).onSuccess(promoted::acknowledgedUpTo);
+    }).onSuccess(promoted::acknowledgedUpTo).compose(sequence -> ranges.start().map(sequence));
     renewLease(confirmedAtNanos);
     if (hadPrimary) {
       failovers++;
@@ -316,6 +319,8 @@ public final class ReplicationNode extends VerticleBase {
     log.warn("replication: role standby (was primary of term {}): {}", term, why);
     shipper.stop();
     shipper = null;
+    idRanges.stop();
+    idRanges = null;
     servesProtocol = false;
     isFollowing = false;
     // This node's connections wait for the next primary; their sessions here end.
@@ -373,6 +378,7 @@ public final class ReplicationNode extends VerticleBase {
     }
     if (shipper != null) {
       shipper.tick();
+      idRanges.tick();
     } else {
       follower.tick();
       if (isFollowing && role.equals(GroupState.SYNCING) && lock.isSeated()) {

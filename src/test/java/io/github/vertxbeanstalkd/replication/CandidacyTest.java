@@ -71,6 +71,10 @@ class CandidacyTest {
         return null;
       }
 
+      public java.util.concurrent.CompletionStage<Long> takeIds(long atLeast, long count) {
+        throw new UnsupportedOperationException("a standby takes no ids");
+      }
+
       public List<String> otherMemberIds() {
         return List.of(ids);
       }

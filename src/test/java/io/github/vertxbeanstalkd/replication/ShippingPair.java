@@ -86,6 +86,7 @@ final class ShippingPair implements AutoCloseable {
       });
       engine.run(port -> {
         port.replicateTo(outbox);
+        port.allowIds(1, Long.MAX_VALUE);
         port.renewLease(System.nanoTime(), Long.MAX_VALUE / 4);
         return port.lastSequence();
       }).onSuccess(shipper::acknowledgedUpTo);
