@@ -159,6 +159,10 @@ public final class ReplicationNode extends VerticleBase {
             vertx.eventBus().<JsonObject>consumer(addresses.announcements(), msg -> onAnnouncement(msg.body()))
                 .completion())
         .compose(v -> follower.loadPosition())
+        .compose(v -> binlogDir == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {
+          ledTerm = new LedTermFile(binlogDir).read();
+          return null;
+        }))
         .compose(v -> follower.answerPositionQueries())
         .compose(v -> follower.start())
         .onSuccess(v -> {
@@ -226,6 +230,14 @@ public final class ReplicationNode extends VerticleBase {
     follower.sawTerm(newTerm);
     term = newTerm;
     ledTerm = newTerm;
+    if (binlogDir != null) {
+      // Restarted on this binlog, this node is still the one that holds what this term acknowledged alone.
+      vertx.executeBlocking(() -> {
+        new LedTermFile(binlogDir).write(newTerm);
+        return null;
+      }).onFailure(e -> log.warn("replication: could not keep the term this node leads beside its binlog: {}",
+          e.toString()));
+    }
     isFollowing = false;
     follower.stop();
     follower.forgetCopy();

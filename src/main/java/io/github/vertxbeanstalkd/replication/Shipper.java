@@ -49,6 +49,7 @@ final class Shipper {
    */
   static final long MAX_QUEUED_BYTES = 32L << 20;
   private static final long HEARTBEAT_NANOS = 300_000_000L;
+  private static final long PROMOTED_GRACE_NANOS = 3_000_000_000L;
   /** How long a standby may take to drop its jobs before a copy (millions of deletes, logged). */
   private static final long RESET_TIMEOUT_MILLIS = 300_000;
   /** How much of this term's stream a primary keeps for standbys that resume (Redis keeps 1 MiB by default). */
@@ -84,6 +85,12 @@ final class Shipper {
   private final AloneDecision alone;
   /** Since when fewer than minAcks standbys are caught up (System.nanoTime); 0 while enough are. */
   private long degradedSinceNanos;
+  /**
+   * A new primary does not ask to go on alone before this (System.nanoTime): its standbys subscribe
+   * again and resume within a second or two, and a record of going alone would keep them from
+   * taking over meanwhile.
+   */
+  private final long mayGoAloneFromNanos = System.nanoTime() + PROMOTED_GRACE_NANOS;
   /**
    * The last sequence this primary may have acknowledged alone: the standbys must hold it before
    * the record says they may take over. Known only once the engine answered where it stood when it
@@ -444,7 +451,7 @@ final class Shipper {
           // A standby that is merely slow, or one that subscribes to a new primary, gets an ack timeout's
           // grace before the primary asks to go on alone.
           boolean isWaiting = lastSequence > Math.max(held, floor) || alone.isRefused();
-          if (isWaiting && now - degradedSinceNanos >= ackTimeoutNanos()) {
+          if (isWaiting && now - degradedSinceNanos >= ackTimeoutNanos() && now - mayGoAloneFromNanos >= 0) {
             alone.goAlone(now);
           }
           accepts = !alone.isRefused();
