@@ -24,6 +24,16 @@ final class AloneDecision {
   private boolean isWriting;
   /** The last write failed: changes are refused until a write succeeds. */
   private boolean isRefused;
+  /**
+   * Until when (System.nanoTime) a write of "alone" that failed by its timeout may still be applied
+   * by the store (Hazelcast retries an invocation for up to a minute): until then the record is
+   * given back every {@link #RECHECK_NANOS} while the standbys hold everything, or no standby could
+   * take over after this primary.
+   */
+  private long mayBeRecordedUntilNanos = System.nanoTime();
+  private long nextRecheckNanos;
+  static final long LATE_WRITE_NANOS = 70_000_000_000L;
+  static final long RECHECK_NANOS = 2_000_000_000L;
   private long retryAtNanos;
   private boolean isStopped;
 
@@ -62,11 +72,15 @@ final class AloneDecision {
   }
 
   /** The standbys hold everything acknowledged alone: the record says so, and a later election may promote them. */
-  void giveBack() {
-    if (!isRecorded || isWriting || isStopped) {
+  void giveBack(long nowNanos) {
+    if (isWriting || isStopped) {
       return;
     }
-    write(false);
+    boolean mayBeRecorded = nowNanos - mayBeRecordedUntilNanos < 0 && nowNanos - nextRecheckNanos >= 0;
+    if (isRecorded || mayBeRecorded) {
+      nextRecheckNanos = nowNanos + RECHECK_NANOS;
+      write(false);
+    }
   }
 
   void stop() {
@@ -76,7 +90,9 @@ final class AloneDecision {
   private void write(boolean isAlone) {
     isWriting = true;
     long startNanos = System.nanoTime();
-    record.record(term, isAlone).timeout(writeTimeoutMillis, java.util.concurrent.TimeUnit.MILLISECONDS)
+    // The store applies it only within the time this node waits for it (less a margin for the trip back).
+    long deadlineMillis = System.currentTimeMillis() + writeTimeoutMillis * 4 / 5;
+    record.record(term, isAlone, deadlineMillis).timeout(writeTimeoutMillis, java.util.concurrent.TimeUnit.MILLISECONDS)
         .onComplete(r -> {
           isWriting = false;
           if (isStopped) {
@@ -84,29 +100,33 @@ final class AloneDecision {
           }
           long tookMillis = (System.nanoTime() - startNanos) / 1_000_000;
           if (r.succeeded() && r.result()) {
+            boolean wasRecorded = isRecorded;
             isRecorded = isAlone;
             if (isRefused) {
               log.info("replication: the group's record can be written again");
             }
             isRefused = false;
-            log.info(isAlone
-                ? "replication: recorded in the group's record that term {} acknowledges changes alone ({} ms); "
-                    + "until its standbys hold them, no standby takes over"
-                : "replication: the standbys hold every change term {} acknowledged alone; recorded ({} ms)",
-                term, tookMillis);
+            if (isAlone) {
+              log.info("replication: recorded in the group's record that term {} acknowledges changes alone ({} ms); "
+                  + "until its standbys hold them, no standby takes over", term, tookMillis);
+            } else if (wasRecorded) {
+              log.info("replication: the standbys hold every change term {} acknowledged alone; recorded ({} ms)",
+                  term, tookMillis);
+            }
           } else if (r.succeeded()) {
             log.warn("replication: a newer term than {} holds the group's record: this node is no longer primary",
                 term);
             onNewerTerm.run();
             return;
           } else if (isAlone) {
+            mayBeRecordedUntilNanos = System.nanoTime() + LATE_WRITE_NANOS;
             if (!isRefused) {
               log.warn("replication: could not record that term {} goes on alone ({}): the CP Subsystem's "
                   + "majority is out of reach, so changes are refused until it is back", term, r.cause().toString());
             }
             isRefused = true;
             retryAtNanos = System.nanoTime() + RETRY_NANOS;
-          } else {
+          } else if (isRecorded) {
             log.info("replication: could not record yet that the standbys hold term {}'s changes ({}); trying again",
                 term, r.cause().toString());
           }

@@ -10,7 +10,7 @@ import io.vertx.core.Future;
 interface AloneRecord {
   /**
    * Completes with true once recorded, with false when a newer term holds the record, and fails
-   * when the store cannot be reached.
+   * when the store cannot be reached; not applied after {@code deadlineMillis} (wall clock).
    */
-  Future<Boolean> record(long term, boolean isAlone);
+  Future<Boolean> record(long term, boolean isAlone, long deadlineMillis);
 }

@@ -48,9 +48,10 @@ interface GroupLock {
    * Records, fenced by {@code term}, whether this term's primary acknowledges changes alone
    * ({@code isAlone}), or that its standbys hold all it acknowledged alone again (false). Completes
    * with false when a newer term claimed the record (this node is no longer primary), and
-   * exceptionally when the store cannot be reached (an isolated primary): the caller bounds the wait.
+   * exceptionally when the store cannot be reached (an isolated primary). Not applied after
+   * {@code deadlineMillis} (wall clock), so a write its caller gave up on does not land later.
    */
-  java.util.concurrent.CompletionStage<Boolean> recordAlone(long term, boolean isAlone);
+  java.util.concurrent.CompletionStage<Boolean> recordAlone(long term, boolean isAlone, long deadlineMillis);
 
   /**
    * Takes a range of {@code count} job ids that no other node was or will be given: from the

@@ -279,7 +279,8 @@ final class HazelcastGroupLock implements GroupLock {
         return -1;
       }
       long wanted = encode(term, isAlone(now));
-      if (record.compareAndSetAsync(now, wanted).toCompletableFuture().get(RECORD_MILLIS, TimeUnit.MILLISECONDS)) {
+      RecordSwap swap = new RecordSwap(now, wanted, System.currentTimeMillis() + RECORD_MILLIS);
+      if (record.alterAndGetAsync(swap).toCompletableFuture().get(RECORD_MILLIS, TimeUnit.MILLISECONDS) == wanted) {
         return wanted;
       }
     }
@@ -307,7 +308,7 @@ final class HazelcastGroupLock implements GroupLock {
   }
 
   @Override
-  public CompletionStage<Boolean> recordAlone(long term, boolean isAlone) {
+  public CompletionStage<Boolean> recordAlone(long term, boolean isAlone, long deadlineMillis) {
     // Only a primary records, and it became one on the lock's thread, after the proxy was made.
     IAtomicLong record = this.record;
     return record.getAsync().thenCompose(now -> {
@@ -319,8 +320,13 @@ final class HazelcastGroupLock implements GroupLock {
       if (now == wanted) {
         return CompletableFuture.completedFuture(true);
       }
-      return record.compareAndSetAsync(now, wanted)
-          .thenCompose(ok -> ok ? CompletableFuture.completedFuture(true) : recordAlone(term, isAlone));
+      if (System.currentTimeMillis() > deadlineMillis) {
+        return CompletableFuture.failedFuture(new java.util.concurrent.TimeoutException("the group's record was "
+            + "read too late to be written"));
+      }
+      return record.alterAndGetAsync(new RecordSwap(now, wanted, deadlineMillis))
+          .thenCompose(after -> after == wanted ? CompletableFuture.completedFuture(true)
+              : recordAlone(term, isAlone, deadlineMillis));
     });
   }
 

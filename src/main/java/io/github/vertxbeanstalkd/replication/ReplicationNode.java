@@ -244,7 +244,8 @@ public final class ReplicationNode extends VerticleBase {
     // This node's connections wait while it takes over: the primary they ran on is gone.
     route.set(null);
     shipper = new Shipper(vertx, config, engine, term, prior, () -> stepDown("a newer term began"), ackNanos,
-        (t, alone) -> Future.fromCompletionStage(lock.recordAlone(t, alone), context), isAlone);
+        (t, alone, deadlineMillis) -> Future.fromCompletionStage(lock.recordAlone(t, alone, deadlineMillis), context),
+        isAlone);
     Shipper promoted = shipper;
     idRanges = new IdRanges(vertx, engine, (atLeast, count) -> Future.fromCompletionStage(lock.takeIds(atLeast, count), context));
     IdRanges ranges = idRanges;

@@ -433,8 +433,8 @@ final class Shipper {
         degradedSinceNanos = 0;
         Arrays.sort(acked);
         acknowledged = acked[acked.length - minAcks];
-        if (alone.isRecorded() && isAloneUpToKnown && acknowledged >= aloneUpTo) {
-          alone.giveBack();
+        if (isAloneUpToKnown && acknowledged >= aloneUpTo) {
+          alone.giveBack(now);
         }
       } else {
         if (degradedSinceNanos == 0) {

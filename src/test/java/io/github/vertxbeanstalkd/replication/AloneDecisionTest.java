@@ -35,7 +35,7 @@ class AloneDecisionTest {
 
   @Test
   void aPrimaryThatCannotRecordThatItGoesOnAloneAcknowledgesNothingAlone() throws Exception {
-    pair = new ShippingPair(dir).startPrimary((term, isAlone) -> {
+    pair = new ShippingPair(dir).startPrimary((term, isAlone, deadlineMillis) -> {
       written.add(isAlone ? "alone" : "back");
       return Future.failedFuture("the CP Subsystem's majority is out of reach");
     });
@@ -49,7 +49,7 @@ class AloneDecisionTest {
   @Test
   void aPrimaryAcknowledgesAloneOnceTheRecordHoldsItAndGivesItBackOnceAStandbyHoldsTheChanges()
       throws Exception {
-    pair = new ShippingPair(dir).startPrimary((term, isAlone) -> {
+    pair = new ShippingPair(dir).startPrimary((term, isAlone, deadlineMillis) -> {
       written.add(isAlone ? "alone" : "back");
       return Future.succeededFuture(true);
     });

@@ -63,7 +63,7 @@ class CandidacyTest {
         return aloneTerm;
       }
 
-      public java.util.concurrent.CompletionStage<Boolean> recordAlone(long term, boolean isAlone) {
+      public java.util.concurrent.CompletionStage<Boolean> recordAlone(long term, boolean isAlone, long deadlineMillis) {
         throw new UnsupportedOperationException("a standby records nothing");
       }
 

@@ -53,7 +53,7 @@ final class ShippingPair implements AutoCloseable {
 
   /** Starts the primary as the primary of term 1, minAcks 1, serving alone while no standby follows. */
   ShippingPair startPrimary() {
-    return startPrimary((term, isAlone) -> Future.succeededFuture(true));
+    return startPrimary((term, isAlone, deadlineMillis) -> Future.succeededFuture(true));
   }
 
   /**
