@@ -103,7 +103,7 @@ final class Candidacy {
     }
     long copied = follower.copiedTerm();
     if (copied < 0) {
-      return follower.newestTerm() == 0 && !isFollowing.getAsBoolean() && aloneTerm() < 0;
+      return follower.newestTerm() == 0 && !isFollowing.getAsBoolean() && aloneTerm() == -1;
     }
     if (System.nanoTime() - follower.lastHeardNanos() < QUIET_BEFORE_COMPETING_NANOS) {
       return false;
