@@ -13,12 +13,19 @@ package io.github.vertxbeanstalkd.bus;
  * @param isFencingSafe false in Hazelcast's "unsafe mode" (fewer than three CP members)
  * @param failovers how many times this node became primary after another
  * @param servesProtocol its TCP port serves the queue (a primary; a forwarding standby)
+ * @param waitingFor what the node waits for before its group can elect (for example "2 of 3 CP
+ *     members"), or null
  */
 public record GroupState(String role, long term, int standbys, boolean isDegraded, long lagBytes,
-    boolean isFencingSafe, long failovers, boolean servesProtocol) {
+    boolean isFencingSafe, long failovers, boolean servesProtocol, String waitingFor) {
   public static final String PRIMARY = "primary";
   public static final String STANDBY = "standby";
   public static final String SYNCING = "syncing";
+
+  public GroupState(String role, long term, int standbys, boolean isDegraded, long lagBytes, boolean isFencingSafe,
+      long failovers, boolean servesProtocol) {
+    this(role, term, standbys, isDegraded, lagBytes, isFencingSafe, failovers, servesProtocol, null);
+  }
 
   public boolean isPrimary() {
     return PRIMARY.equals(role);

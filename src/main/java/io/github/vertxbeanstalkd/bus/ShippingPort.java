@@ -41,6 +41,13 @@ public interface ShippingPort {
   long nextJobId();
 
   /**
+   * A primary issues ids from {@code from} (or from where it is, if further) up to {@code until},
+   * exclusive, and refuses puts (INTERNAL_ERROR) beyond it; from {@link #replicateTo} on it issues
+   * none until this is called.
+   */
+  void allowIds(long from, long until);
+
+  /**
    * Reads the current state of the live jobs from slot {@code cursor} on, up to about
    * {@code maxBytes} of them (and a bounded number of slots looked at), and hands the slice to the
    * change stream ({@link ChangeStream#copied}) in its place among the changes. A primary only;

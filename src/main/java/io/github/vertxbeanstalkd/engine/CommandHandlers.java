@@ -47,6 +47,10 @@ final class CommandHandlers extends SessionCommands {
     if (c.isDraining().getAsBoolean()) {
       return Reply.Word.DRAINING;
     }
+    if (id < 0) {
+      // REPLICATION.md: a primary issues ids only from a range the group's store gave it, never twice.
+      return Reply.Word.INTERNAL_ERROR;
+    }
     Reply refused = refusedChange(true);
     if (refused != null) {
       return refused;

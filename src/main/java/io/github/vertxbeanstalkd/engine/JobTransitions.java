@@ -35,6 +35,11 @@ final class JobTransitions {
   private final Binlog binlog;
   private final Clock clock;
   private long nextJobId = 1;
+  /**
+   * Ids from {@link #nextJobId} up to here (exclusive) may be issued: a replicated primary's range
+   * from the group's consensus store (REPLICATION.md: an id is never issued twice); unbounded otherwise.
+   */
+  private long idCeiling = Long.MAX_VALUE;
   private long totalJobs;
   private long jobTimeouts;
   /** The sequence of the latest record appended; replies wait until the log has made it durable. */
@@ -97,9 +102,15 @@ final class JobTransitions {
     return binlog.position();
   }
 
-  /** BEHAVIOURS.md 4: ids go up by one for every put that passes its line checks. */
+  /** BEHAVIOURS.md 4: ids go up by one for every put that passes its line checks; -1 when none may be issued now. */
   long takeId() {
-    return nextJobId++;
+    return nextJobId < idCeiling ? nextJobId++ : -1;
+  }
+
+  /** A replicated primary may issue ids from {@code from} (or on from where it is) up to {@code until}, exclusive. */
+  void allowIds(long from, long until) {
+    nextJobId = Math.max(nextJobId, from);
+    idCeiling = until;
   }
 
   /** The job whose deadline (delay end or TTR end) comes first, or {@link JobTable#NONE}. */

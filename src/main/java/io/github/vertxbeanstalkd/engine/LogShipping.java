@@ -45,6 +45,8 @@ public final class LogShipping implements ShippingPort {
   @Override
   public void replicateTo(ChangeStream stream) {
     gate = new ReplicationGate(clock, jobs::lastSequence);
+    // No id until the group's store gives a range (allowIds): none is issued twice, whatever the network does.
+    jobs.allowIds(0, jobs.nextJobId());
     this.stream = stream;
     jobs.streamChangesTo(stream);
     replies.guardBy(gate);
@@ -134,6 +136,11 @@ public final class LogShipping implements ShippingPort {
   @Override
   public long nextJobId() {
     return jobs.nextJobId();
+  }
+
+  @Override
+  public void allowIds(long from, long until) {
+    jobs.allowIds(from, until);
   }
 
   /**

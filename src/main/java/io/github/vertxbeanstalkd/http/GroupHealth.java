@@ -28,6 +28,9 @@ final class GroupHealth {
     } else {
       healthz.put("lagBytes", s.lagBytes());
     }
+    if (s.waitingFor() != null) {
+      healthz.put("waitingFor", s.waitingFor());
+    }
     // REPLICATION.md: without three CP members two nodes may both believe they hold the lock.
     return healthz.put("fencing", s.isFencingSafe() ? "safe" : "unsafe");
   }

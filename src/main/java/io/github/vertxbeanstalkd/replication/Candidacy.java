@@ -30,6 +30,10 @@ import org.slf4j.LoggerFactory;
  * after Hazelcast's heartbeat timeout), up to {@link #UNANSWERED_WAIT_NANOS}: under load a live
  * standby that acknowledged the last changes may answer late, and going on without it after 2 s
  * lost them (a SIGSTOP run: ids issued twice, deleted jobs back).
+ *
+ * <p>While the group's record says that the primary of a term acknowledged changes alone, no
+ * standby holds them: only the node that led that term, still holding what it led, may compete
+ * (REPLICATION.md "What is promised").
  */
 final class Candidacy {
   private static final Logger log = LoggerFactory.getLogger(Candidacy.class);
@@ -48,6 +52,10 @@ final class Candidacy {
   private final GroupLock lock;
   /** Whether this node follows a primary now (set on the node's context). */
   private final BooleanSupplier isFollowing;
+  /** The term this node led last, whose changes it still holds; -1: none. */
+  private final java.util.function.LongSupplier ledTerm;
+  /** The term last found recorded alone, so that the log says so once. */
+  private long loggedAloneTerm = -1;
   /** Since when each member has not answered a position query (lock thread only). */
   private final Map<String, Long> silentSince = new HashMap<>();
   /** The other nodes' positions when this node last decided to compete, for the log. */
@@ -71,8 +79,10 @@ final class Candidacy {
     String followedNode();
   }
 
-  Candidacy(Vertx vertx, String group, Stream follower, GroupLock lock, BooleanSupplier isFollowing) {
+  Candidacy(Vertx vertx, String group, Stream follower, GroupLock lock, BooleanSupplier isFollowing,
+      java.util.function.LongSupplier ledTerm) {
     this.vertx = vertx;
+    this.ledTerm = ledTerm;
     this.group = group;
     this.follower = follower;
     this.lock = lock;
@@ -86,11 +96,25 @@ final class Candidacy {
 
   /** On the lock's thread (it blocks up to the position query's timeout). */
   boolean mayCompete() {
+    long led = ledTerm.getAsLong();
+    if (led >= 0 && !isFollowing.getAsBoolean() && aloneTerm() == led) {
+      lastCompared = " none: this node led term " + led + ", which acknowledged changes alone;";
+      return true;
+    }
     long copied = follower.copiedTerm();
     if (copied < 0) {
-      return follower.newestTerm() == 0 && !isFollowing.getAsBoolean();
+      return follower.newestTerm() == 0 && !isFollowing.getAsBoolean() && aloneTerm() == -1;
     }
     if (System.nanoTime() - follower.lastHeardNanos() < QUIET_BEFORE_COMPETING_NANOS) {
+      return false;
+    }
+    long alone = aloneTerm();
+    if (alone != -1) {
+      if (alone >= 0 && alone != loggedAloneTerm) {
+        loggedAloneTerm = alone;
+        log.warn("replication: the primary of term {} acknowledged changes alone, which this node does not hold: "
+            + "it does not take over (only that node may)", alone);
+      }
       return false;
     }
     long applied = follower.applied();
@@ -138,5 +162,15 @@ final class Candidacy {
     }
     lastCompared = seen.toString();
     return true;
+  }
+
+  /** The term the record says went on alone, -1 for none, or -2 when it cannot be read. */
+  private long aloneTerm() {
+    try {
+      return lock.aloneTerm();
+    } catch (RuntimeException e) {
+      log.debug("replication: the group's record cannot be read: {}", e.toString());
+      return -2;
+    }
   }
 }

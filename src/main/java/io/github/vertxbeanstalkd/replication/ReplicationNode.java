@@ -47,6 +47,7 @@ public final class ReplicationNode extends VerticleBase {
   private Follower follower;
   private Candidacy candidacy;
   private Shipper shipper;
+  private IdRanges idRanges;
   private ChangeOutbox outbox;
   private MessageConsumer<JsonObject> primaryConsumer;
   /** The deployment serving forwarded connections while this node is the primary. */
@@ -62,6 +63,13 @@ public final class ReplicationNode extends VerticleBase {
   private boolean servesProtocol;
   private long tickTimer = -1;
   private volatile boolean isFollowing;
+  /**
+   * The term this node led last, while it still holds what it led (until it follows another
+   * primary): if that term went on alone, only this node may take over.
+   */
+  private volatile long ledTerm = -1;
+  /** What this node waited for when it last said so, for the log. */
+  private String waitingForLogged;
 
   private final java.nio.file.Path binlogDir;
   /** The stream this node wrote as primary before it restarted, as its log holds it; null when none. */
@@ -108,9 +116,13 @@ public final class ReplicationNode extends VerticleBase {
     engine = new EngineShipping(vertx, engineAddress);
     lock = new HazelcastGroupLock(hz, config.group());
     if (!lock.isSafe()) {
-      log.warn("replication: the cluster has fewer than three CP members, so the group's lock runs in Hazelcast's "
-          + "\"unsafe mode\": after a partition two nodes may both act as primary. Use a cluster configuration "
-          + "with the CP subsystem (conf/cluster-group.xml)");
+      // REPLICATION.md "What is promised": without the CP Subsystem the lock is not linearizable, and
+      // Hazelcast's CP Subsystem with fewer than three members never elects anyone.
+      return Future.failedFuture(new VertxException("replication.enabled needs Hazelcast's CP Subsystem with at "
+          + "least three CP members, and this cluster configuration has cp-member-count "
+          + hz.getConfig().getCPSubsystemConfig().getCPMemberCount() + ": start every node of the group with "
+          + "conf/cluster-group.xml (or set <cp-subsystem><cp-member-count>3</cp-member-count> in yours) and run "
+          + "at least three such nodes, or set replication.enabled to false", true));
     }
     String changes = addresses.node() + ".changes";
     outbox = new ChangeOutbox(vertx, changes);
@@ -128,6 +140,7 @@ public final class ReplicationNode extends VerticleBase {
         lagBytes = lag;
         isFollowing = true;
         if (!role.equals(GroupState.PRIMARY)) {
+          ledTerm = -1;
           term = Math.max(term, followedTerm);
           routeTo(followedTerm, follower.followedNode());
           // A standby can take over: caught up, and seated among the lock's consensus members.
@@ -136,7 +149,7 @@ public final class ReplicationNode extends VerticleBase {
       }
     }, binlogDir == null ? null : new PositionFile(binlogDir), own,
         binlogDir == null ? null : new StreamAnchors(binlogDir));
-    candidacy = new Candidacy(vertx, config.group(), follower, lock, () -> isFollowing);
+    candidacy = new Candidacy(vertx, config.group(), follower, lock, () -> isFollowing, () -> ledTerm);
     publish();
     return Future.all(
             // Changes and copy slices through one consumer: the order the engine produced them in.
@@ -153,11 +166,15 @@ public final class ReplicationNode extends VerticleBase {
             vertx.eventBus().<JsonObject>consumer(addresses.announcements(), msg -> onAnnouncement(msg.body()))
                 .completion())
         .compose(v -> follower.loadPosition())
+        .compose(v -> binlogDir == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {
+          ledTerm = new LedTermFile(binlogDir).read();
+          return null;
+        }))
         .compose(v -> follower.answerPositionQueries())
         .compose(v -> follower.start())
         .onSuccess(v -> {
           tickTimer = vertx.setPeriodic(TICK_MILLIS, id -> tick());
-          lock.start(new LockEvents(), candidacy::mayCompete);
+          lock.start(new LockEvents(), candidacy::mayCompete, () -> ledTerm);
           log.info("replication: node {} of group '{}' started (minAcks {}, whenTooFewStandbys {}), fencing {}",
               nodeId, config.group(), config.minAcks(), config.whenTooFewStandbys().word(),
               lock.isSafe() ? "safe (CP subsystem)" : "UNSAFE");
@@ -185,8 +202,8 @@ public final class ReplicationNode extends VerticleBase {
   /** The lock's news, moved from its thread onto this node's context. */
   private final class LockEvents implements GroupLock.Listener {
     @Override
-    public void acquired(long newTerm, long confirmedAtNanos) {
-      context.runOnContext(v -> promote(newTerm, confirmedAtNanos));
+    public void acquired(long newTerm, long confirmedAtNanos, boolean isAlone) {
+      context.runOnContext(v -> promote(newTerm, confirmedAtNanos, isAlone));
     }
 
     @Override
@@ -208,7 +225,7 @@ public final class ReplicationNode extends VerticleBase {
     }
   }
 
-  private void promote(long newTerm, long confirmedAtNanos) {
+  private void promote(long newTerm, long confirmedAtNanos, boolean isAlone) {
     if (role.equals(GroupState.PRIMARY)) {
       return;
     }
@@ -219,21 +236,33 @@ public final class ReplicationNode extends VerticleBase {
     PriorStream prior = follower.priorStream();
     follower.sawTerm(newTerm);
     term = newTerm;
+    ledTerm = newTerm;
+    if (binlogDir != null) {
+      // Restarted on this binlog, this node is still the one that holds what this term acknowledged alone.
+      vertx.executeBlocking(() -> {
+        new LedTermFile(binlogDir).write(newTerm);
+        return null;
+      }).onFailure(e -> log.warn("replication: could not keep the term this node leads beside its binlog: {}",
+          e.toString()));
+    }
     isFollowing = false;
     follower.stop();
     follower.forgetCopy();
     // This node's connections wait while it takes over: the primary they ran on is gone.
     route.set(null);
-    shipper = new Shipper(vertx, config, engine, term, prior, () -> stepDown("a standby has seen a newer term"),
-        ackNanos);
+    shipper = new Shipper(vertx, config, engine, term, prior, () -> stepDown("a newer term began"), ackNanos,
+        (t, alone, deadlineMillis) -> Future.fromCompletionStage(lock.recordAlone(t, alone, deadlineMillis), context),
+        isAlone);
     Shipper promoted = shipper;
     ChangeOutbox stream = outbox;
+    idRanges = new IdRanges(vertx, engine, (atLeast, count) -> Future.fromCompletionStage(lock.takeIds(atLeast, count), context));
+    IdRanges ranges = idRanges;
     Future<Long> replicating = engine.run(port -> {
       // This term's stream goes on from where the one this node followed ended.
       stream.startAt(prior.offset());
       port.replicateTo(stream);
       return port.lastSequence();
-    }).onSuccess(promoted::acknowledgedUpTo);
+    }).onSuccess(promoted::acknowledgedUpTo).compose(sequence -> ranges.start().map(sequence));
     if (binlogDir != null) {
       anchors = new AnchorRecorder(vertx, new StreamAnchors(binlogDir), engine, outbox, term);
     }
@@ -317,6 +346,8 @@ public final class ReplicationNode extends VerticleBase {
     // Its anchors go before it follows anyone: they describe a log that changes from now on.
     Future<Void> anchorsGone = anchors == null ? Future.succeededFuture() : anchors.stop();
     anchors = null;
+    idRanges.stop();
+    idRanges = null;
     servesProtocol = false;
     isFollowing = false;
     // This node's connections wait for the next primary; their sessions here end.
@@ -364,6 +395,14 @@ public final class ReplicationNode extends VerticleBase {
   }
 
   private void tick() {
+    String waiting = lock.waitingFor();
+    if (waiting != null && !waiting.equals(waitingForLogged)) {
+      log.info("replication: waiting for the CP Subsystem to form: {} have joined (it needs all of them before "
+          + "any node can be primary)", waiting);
+    } else if (waiting == null && waitingForLogged != null) {
+      log.info("replication: the CP Subsystem has formed");
+    }
+    waitingForLogged = waiting;
     PrimaryRoute.Primary primary = route.current();
     if (primary != null && !primary.isLocal() && cluster != null && !cluster.nodeIds().contains(primary.nodeId())) {
       // The primary's node left the cluster: this node's connections wait for the next one.
@@ -375,6 +414,7 @@ public final class ReplicationNode extends VerticleBase {
       if (anchors != null) {
         anchors.tick();
       }
+      idRanges.tick();
     } else {
       follower.tick();
       if (isFollowing && role.equals(GroupState.SYNCING) && lock.isSeated()) {
@@ -404,6 +444,6 @@ public final class ReplicationNode extends VerticleBase {
     boolean serves = isPrimary ? servesProtocol : fronts.hasTcp() && route.current() != null;
     status.set(new GroupState(role, term, isPrimary && shipper != null ? shipper.caughtUp() : 0,
         isPrimary && shipper != null && shipper.isDegraded(), isPrimary ? 0 : lagBytes,
-        lock == null || lock.isSafe(), failovers, serves));
+        lock == null || lock.isSafe(), failovers, serves, waitingForLogged));
   }
 }

@@ -26,7 +26,9 @@ import org.slf4j.LoggerFactory;
  * changes as they are logged, each batch encoded once for all standbys. Each standby has a
  * window of bytes in flight and a bound on what may wait for it, so neither a copy nor a slow
  * standby holds more than that on this node's heap. What the standbys acknowledge decides, against
- * minAcks, what the engine may acknowledge to clients. Runs on the replication node's context.
+ * minAcks, what the engine may acknowledge to clients; with too few standbys, the primary
+ * acknowledges alone only once the group's record holds that decision ({@link AloneDecision}).
+ * Runs on the replication node's context.
  */
 final class Shipper {
   private static final Logger log = LoggerFactory.getLogger(Shipper.class);
@@ -52,6 +54,7 @@ final class Shipper {
    */
   static final long MAX_QUEUED_BYTES = 32L << 20;
   private static final long HEARTBEAT_NANOS = 300_000_000L;
+  private static final long PROMOTED_GRACE_NANOS = 3_000_000_000L;
   /** How long a standby may take to drop its jobs before a copy (millions of deletes, logged). */
   private static final long RESET_TIMEOUT_MILLIS = 300_000;
   /** How much of this term's stream a primary keeps for standbys that resume (Redis keeps 1 MiB by default). */
@@ -87,14 +90,33 @@ final class Shipper {
   private long fullCopies;
   private long rewinds;
   private boolean isStopped;
+  private final AloneDecision alone;
+  /** Since when fewer than minAcks standbys are caught up (System.nanoTime); 0 while enough are. */
+  private long degradedSinceNanos;
+  /**
+   * A new primary does not ask to go on alone before this (System.nanoTime): its standbys subscribe
+   * again and resume within a second or two, and a record of going alone would keep them from
+   * taking over meanwhile.
+   */
+  private final long mayGoAloneFromNanos = System.nanoTime() + PROMOTED_GRACE_NANOS;
+  /**
+   * The last sequence this primary may have acknowledged alone: the standbys must hold it before
+   * the record says they may take over. Known only once the engine answered where it stood when it
+   * stopped acknowledging alone.
+   */
+  private long aloneUpTo;
+  private boolean isAloneUpToKnown = true;
 
   /**
    * @param prior what this node held of the stream it followed before it took over
    * @param onNewerTerm a standby answered with a newer term: another node is primary, step down
    * @param ackNanos hears how long each acknowledgement took (the ack duration histogram)
+   * @param record where this primary records that it goes on alone
+   * @param isAlone the record says this term's primary holds changes no standby has (it took over
+   *     from its own term, which went on alone): everything logged before counts as acknowledged alone
    */
   Shipper(Vertx vertx, ReplicationConfig config, EngineShipping engine, long term, PriorStream prior,
-      Runnable onNewerTerm, LongConsumer ackNanos) {
+      Runnable onNewerTerm, LongConsumer ackNanos, AloneRecord record, boolean isAlone) {
     this.vertx = vertx;
     this.prior = prior;
     this.logged = prior.offset();
@@ -110,11 +132,16 @@ final class Shipper {
     this.ackNanos = ackNanos;
     this.delivery = new DeliveryOptions().setSendTimeout(Math.max(2_000, 2 * config.ackTimeoutMillis()));
     this.resetDelivery = new DeliveryOptions().setSendTimeout(RESET_TIMEOUT_MILLIS);
+    this.alone = new AloneDecision(term, record, isAlone, Math.max(1_000, config.ackTimeoutMillis()), onNewerTerm,
+        this::recompute);
+    this.isAloneUpToKnown = !isAlone;
   }
 
   /** Changes up to {@code sequence} were logged before this term: acknowledged as they are. */
   void acknowledgedUpTo(long sequence) {
     floor = Math.max(floor, sequence);
+    aloneUpTo = Math.max(aloneUpTo, sequence);
+    isAloneUpToKnown = true;
     lastSequence = Math.max(lastSequence, sequence);
     recompute();
   }
@@ -151,6 +178,7 @@ final class Shipper {
 
   void stop() {
     isStopped = true;
+    alone.stop();
     links.clear();
   }
 
@@ -465,7 +493,11 @@ final class Shipper {
     }
   }
 
-  /** Tells the engine what it may acknowledge now: minAcks standbys' sequence, or the primary alone. */
+  /**
+   * Tells the engine what it may acknowledge now: minAcks standbys' sequence, or, with too few
+   * standbys, everything once the record holds that this primary goes on alone ("serve"); until
+   * then changes wait, and they are refused while the record cannot be written, or with "refuse".
+   */
   void recompute() {
     if (isStopped) {
       return;
@@ -480,32 +512,70 @@ final class Shipper {
       long[] acked = links.values().stream().filter(l -> l.isCaughtUp(now, ackTimeoutNanos()))
           .mapToLong(l -> l.acked).toArray();
       boolean degraded = acked.length < minAcks;
+      boolean serves = config.whenTooFewStandbys() == ReplicationConfig.WhenTooFewStandbys.SERVE;
       if (degraded != isDegradedLogged) {
         isDegradedLogged = degraded;
         if (degraded) {
           log.warn("replication: degraded: {} caught-up standbys, minAcks {}; {}", acked.length, minAcks,
-              config.whenTooFewStandbys() == ReplicationConfig.WhenTooFewStandbys.SERVE
-                  ? "changes are acknowledged on this node alone (whenTooFewStandbys: serve)"
+              serves ? "changes are acknowledged on this node alone once the group's record holds that decision "
+                  + "(whenTooFewStandbys: serve)"
                   : "changes are refused (whenTooFewStandbys: refuse)");
         } else {
           log.info("replication: no longer degraded: {} caught-up standbys, minAcks {}", acked.length, minAcks);
         }
       }
-      if (acked.length >= minAcks) {
+      if (!degraded) {
+        degradedSinceNanos = 0;
         Arrays.sort(acked);
         acknowledged = acked[acked.length - minAcks];
-      } else if (config.whenTooFewStandbys() == ReplicationConfig.WhenTooFewStandbys.SERVE) {
-        acknowledged = Long.MAX_VALUE;
+        if (isAloneUpToKnown && acknowledged >= aloneUpTo) {
+          alone.giveBack(now);
+        }
       } else {
-        acknowledged = acknowledgedSent < 0 ? 0 : acknowledgedSent;
-        accepts = false;
+        if (degradedSinceNanos == 0) {
+          degradedSinceNanos = now;
+        }
+        long held = acknowledgedSent < 0 ? 0 : acknowledgedSent == Long.MAX_VALUE ? aloneUpTo : acknowledgedSent;
+        if (!serves) {
+          acknowledged = held;
+          accepts = false;
+        } else if (alone.isRecorded()) {
+          acknowledged = Long.MAX_VALUE;
+        } else {
+          acknowledged = held;
+          // A standby that is merely slow, or one that subscribes to a new primary, gets an ack timeout's
+          // grace before the primary asks to go on alone.
+          boolean isWaiting = lastSequence > Math.max(held, floor) || alone.isRefused();
+          if (isWaiting && now - degradedSinceNanos >= ackTimeoutNanos() && now - mayGoAloneFromNanos >= 0) {
+            alone.goAlone(now);
+          }
+          accepts = !alone.isRefused();
+        }
       }
     }
     acknowledged = Math.max(acknowledged, floor);
     if (acknowledged != acknowledgedSent) {
       long a = acknowledged;
+      if (acknowledgedSent == Long.MAX_VALUE && a != Long.MAX_VALUE) {
+        // What the engine logs until it hears this may still be acknowledged alone: it says where it stood.
+        isAloneUpToKnown = false;
+        engine.run(port -> {
+          port.acknowledge(a);
+          return port.lastSequence();
+        }).onComplete(r -> {
+          if (r.succeeded()) {
+            aloneUpTo = Math.max(aloneUpTo, r.result());
+            isAloneUpToKnown = true;
+          } else {
+            // Unknown where the engine stood: asked again at the next recompute.
+            acknowledgedSent = Long.MAX_VALUE;
+          }
+          recompute();
+        });
+      } else {
+        engine.send(port -> port.acknowledge(a));
+      }
       acknowledgedSent = a;
-      engine.send(port -> port.acknowledge(a));
     }
     if (acceptsSent == null || accepts != acceptsSent) {
       boolean a = accepts;

@@ -52,6 +52,7 @@ class LogShippingTest {
         shipped.add(slice);
       }
     });
+    primary.engine.shipping().allowIds(1, Long.MAX_VALUE);
   }
 
   /** A primary whose lease runs 3 s from now and whose changes need no standby's acknowledgement. */
@@ -349,5 +350,32 @@ class LogShippingTest {
     }
     assertTrue(live > 0, "the scenario left live jobs to compare");
     assertFalse(standby.stats().get("current-jobs-reserved").equals("1"));
+  }
+
+  @Test
+  void aPrimaryIssuesIdsOnlyFromTheRangeItWasGiven() {
+    replicate();
+    Session producer = primary.open();
+    primary.engine.shipping().allowIds(1, 3);
+    assertEquals("INSERTED 1", primary.one(producer, put(0, 0, 60, "a")));
+    assertEquals("INSERTED 2", primary.one(producer, put(0, 0, 60, "b")));
+    assertEquals("INTERNAL_ERROR", primary.one(producer, put(0, 0, 60, "c")));
+    // The next range, taken after another primary's: ids go on from its start.
+    primary.engine.shipping().allowIds(10, 20);
+    assertEquals("INSERTED 10", primary.one(producer, put(0, 0, 60, "d")));
+  }
+
+  @Test
+  void aNodeThatBecomesPrimaryIssuesNoIdBeforeItIsGivenARange() {
+    replicateUnacknowledged();
+    primary.engine.shipping().renewLease(System.nanoTime(), Long.MAX_VALUE / 4);
+    primary.engine.shipping().acknowledge(Long.MAX_VALUE);
+    primary.engine.shipping().stopReplicating();
+    replicateUnacknowledged();
+    primary.engine.shipping().allowIds(0, 0);
+    primary.engine.shipping().renewLease(System.nanoTime(), Long.MAX_VALUE / 4);
+    primary.engine.shipping().acknowledge(Long.MAX_VALUE);
+    Session producer = primary.open();
+    assertEquals("INTERNAL_ERROR", primary.one(producer, put(0, 0, 60, "a")));
   }
 }

@@ -50,8 +50,30 @@ class CandidacyTest {
   }
 
   private static GroupLock others(String... ids) {
+    return recordingAlone(-1, ids);
+  }
+
+  /** The other members are {@code ids}; the group's record says the primary of {@code aloneTerm} went on alone (-1: none). */
+  private static GroupLock recordingAlone(long aloneTerm, String... ids) {
     return new GroupLock() {
-      public void start(Listener listener, java.util.function.BooleanSupplier mayCompete) {}
+      public void start(Listener listener, java.util.function.BooleanSupplier mayCompete,
+          java.util.function.LongSupplier ledTerm) {}
+
+      public long aloneTerm() {
+        return aloneTerm;
+      }
+
+      public java.util.concurrent.CompletionStage<Boolean> recordAlone(long term, boolean isAlone, long deadlineMillis) {
+        throw new UnsupportedOperationException("a standby records nothing");
+      }
+
+      public String waitingFor() {
+        return null;
+      }
+
+      public java.util.concurrent.CompletionStage<Long> takeIds(long atLeast, long count) {
+        throw new UnsupportedOperationException("a standby takes no ids");
+      }
 
       public List<String> otherMemberIds() {
         return List.of(ids);
@@ -87,7 +109,43 @@ class CandidacyTest {
   }
 
   private Candidacy candidacy(Candidacy.Stream stream, GroupLock lock) {
-    return new Candidacy(vertx, GROUP, stream, lock, () -> false);
+    return new Candidacy(vertx, GROUP, stream, lock, () -> false, () -> -1);
+  }
+
+  @Test
+  void aStandbyDoesNotTakeOverFromAPrimaryThatWentOnAlone() {
+    answers("other", 100);
+    assertFalse(candidacy(holding(100, "old-primary"), recordingAlone(5, "other")).mayCompete(),
+        "took over although the primary of term 5 acknowledged changes no standby holds");
+  }
+
+  @Test
+  void theNodeThatLedTheTermThatWentOnAloneTakesOver() {
+    Candidacy.Stream holdingNoCopy = new Candidacy.Stream() {
+      public long copiedTerm() {
+        return -1;
+      }
+
+      public long newestTerm() {
+        return 5;
+      }
+
+      public long lastHeardNanos() {
+        return 0;
+      }
+
+      public long applied() {
+        return -1;
+      }
+
+      public String followedNode() {
+        return null;
+      }
+    };
+    assertTrue(new Candidacy(vertx, GROUP, holdingNoCopy, recordingAlone(5, "other"), () -> false, () -> 5)
+        .mayCompete());
+    assertFalse(new Candidacy(vertx, GROUP, holdingNoCopy, recordingAlone(5, "other"), () -> false, () -> 4)
+        .mayCompete(), "the node that led term 4 does not hold what term 5 acknowledged alone");
   }
 
   @Test

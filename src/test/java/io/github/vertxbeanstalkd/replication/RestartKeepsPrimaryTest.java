@@ -62,7 +62,7 @@ class RestartKeepsPrimaryTest {
       members[i] = member(i);
     }
     locks[0] = new HazelcastGroupLock(members[0], "restart");
-    locks[0].start(new PrimaryListener(), () -> true);
+    locks[0].start(new PrimaryListener(), () -> true, () -> -1);
     for (int i = 1; i < 3; i++) {
       startStandbyLock(i);
     }
@@ -104,7 +104,7 @@ class RestartKeepsPrimaryTest {
 
   private final class PrimaryListener implements GroupLock.Listener {
     @Override
-    public void acquired(long acquiredTerm, long confirmedAtNanos) {
+    public void acquired(long acquiredTerm, long confirmedAtNanos, boolean isAlone) {
       countAcquired.incrementAndGet();
       term.set(acquiredTerm);
     }
@@ -126,14 +126,14 @@ class RestartKeepsPrimaryTest {
     BooleanSupplier never = () -> false;
     locks[i].start(new GroupLock.Listener() {
       @Override
-      public void acquired(long t, long at) {}
+      public void acquired(long t, long at, boolean isAlone) {}
 
       @Override
       public void confirmed(long t, long at) {}
 
       @Override
       public void lost(long t, String why) {}
-    }, never);
+    }, never, () -> -1);
   }
 
   /** Transfers the Raft leadership of the lock's CP group ("default") and of METADATA to member {@code i}. */

@@ -229,7 +229,7 @@ class RewindTest {
       String changes = oldAddresses.node() + ".changes";
       ChangeOutbox outbox = new ChangeOutbox(vertx, changes);
       oldShipper = new Shipper(vertx, ReplicationConfig.inGroup("g").withMinAcks(1), engine, 1, PriorStream.NONE,
-          () -> { }, nanos -> { });
+          () -> { }, nanos -> { }, (t, alone, deadline) -> io.vertx.core.Future.succeededFuture(true), false);
       anchors = new AnchorRecorder(vertx, new StreamAnchors(dir.resolve(OLD)), engine, outbox, 1);
       vertx.eventBus().<Object>localConsumer(changes, msg -> {
         if (msg.body() instanceof ChangeOutbox.Changes c) {
@@ -250,6 +250,7 @@ class RewindTest {
       return engine.run(port -> {
         outbox.startAt(0);
         port.replicateTo(outbox);
+        port.allowIds(1, Long.MAX_VALUE);
         port.renewLease(System.nanoTime(), Long.MAX_VALUE / 4);
         return port.lastSequence();
       }).onSuccess(oldShipper::acknowledgedUpTo);
@@ -285,7 +286,7 @@ class RewindTest {
       String changes = newAddresses.node() + ".changes";
       ChangeOutbox outbox = new ChangeOutbox(vertx, changes);
       newShipper = new Shipper(vertx, ReplicationConfig.inGroup("g").withMinAcks(1), engine, 2, prior, () -> { },
-          nanos -> { });
+          nanos -> { }, (t, alone, deadline) -> io.vertx.core.Future.succeededFuture(true), false);
       vertx.eventBus().<Object>localConsumer(changes, msg -> {
         if (msg.body() instanceof ChangeOutbox.Changes c) {
           newShipper.onChanges(c);
@@ -304,6 +305,7 @@ class RewindTest {
       return engine.run(port -> {
         outbox.startAt(prior.offset());
         port.replicateTo(outbox);
+        port.allowIds(1, Long.MAX_VALUE);
         port.renewLease(System.nanoTime(), Long.MAX_VALUE / 4);
         return port.lastSequence();
       }).onSuccess(newShipper::acknowledgedUpTo);

@@ -53,6 +53,14 @@ final class ShippingPair implements AutoCloseable {
 
   /** Starts the primary as the primary of term 1, minAcks 1, serving alone while no standby follows. */
   ShippingPair startPrimary() {
+    return startPrimary((term, isAlone, deadlineMillis) -> Future.succeededFuture(true));
+  }
+
+  /**
+   * Starts the primary as the primary of term 1, minAcks 1, whenTooFewStandbys "serve": it serves
+   * alone while no standby follows once {@code record} holds that decision.
+   */
+  ShippingPair startPrimary(AloneRecord record) {
     context = vertx.getOrCreateContext();
     primary = await(BeanstalkServer.deploy(vertx, config(dir.resolve("primary"))));
     on(() -> {
@@ -62,7 +70,8 @@ final class ShippingPair implements AutoCloseable {
       String changes = primaryAddresses.node() + ".changes";
       ChangeOutbox outbox = new ChangeOutbox(vertx, changes);
       shipper = new Shipper(vertx, ReplicationConfig.inGroup("pair").withMinAcks(1), engine, TERM,
-          PriorStream.NONE, () -> { throw new IllegalStateException("no newer term in this pair"); }, nanos -> {});
+          PriorStream.NONE, () -> { throw new IllegalStateException("no newer term in this pair"); }, nanos -> {},
+          record, false);
       vertx.eventBus().<Object>localConsumer(changes, msg -> {
         if (msg.body() instanceof ChangeOutbox.Changes c) {
           shipper.onChanges(c);
@@ -77,6 +86,7 @@ final class ShippingPair implements AutoCloseable {
       });
       engine.run(port -> {
         port.replicateTo(outbox);
+        port.allowIds(1, Long.MAX_VALUE);
         port.renewLease(System.nanoTime(), Long.MAX_VALUE / 4);
         return port.lastSequence();
       }).onSuccess(shipper::acknowledgedUpTo);
