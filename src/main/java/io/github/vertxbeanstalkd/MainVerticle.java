@@ -17,6 +17,7 @@ public final class MainVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
+    logStartCache(StartCache.ofThisJvm());
     return ConfigLoader.load(vertx, config())
         .onSuccess(c -> log.info("config: host={} port={} maxJobSize={} tcp={} eventBus={} binlog={}", c.host(),
             c.port(), c.maxJobSizeBytes(), c.isTcpEnabled() ? "on" : "off",
@@ -49,6 +50,17 @@ public final class MainVerticle extends VerticleBase {
           }
           return server;
         }));
+  }
+
+  /** A cache that could not be used is worth a warning, never a failure: the server starts as fast as without one. */
+  private static void logStartCache(StartCache cache) {
+    if (cache == null) {
+      log.info("start cache: none (Java {}; src/site/markdown/start-up.md)", Runtime.version().feature());
+    } else if (cache.isInUse()) {
+      log.info(cache.describe());
+    } else {
+      log.warn(cache.describe());
+    }
   }
 
   private static void logMemoryBudget(MemoryBudget budget) {
