@@ -17,7 +17,6 @@ public final class MainVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    logStartCache(StartCache.ofThisJvm());
     return ConfigLoader.load(vertx, config())
         .onSuccess(c -> log.info("config: host={} port={} maxJobSize={} tcp={} eventBus={} binlog={}", c.host(),
             c.port(), c.maxJobSizeBytes(), c.isTcpEnabled() ? "on" : "off",
@@ -48,6 +47,8 @@ public final class MainVerticle extends VerticleBase {
           if (server.httpPort() >= 0) {
             log.info("HTTP (metrics, health, admin page) on http://{}:{}/", c.http().host(), server.httpPort());
           }
+          // Once the port is open: reading the JVM's arguments loads the management classes.
+          logStartCache(StartCache.ofThisJvm());
           return server;
         }));
   }
