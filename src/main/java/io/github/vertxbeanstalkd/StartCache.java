@@ -42,7 +42,11 @@ record StartCache(String option, String path, boolean isInUse, boolean isPresent
     if (path == null) {
       return null;
     }
-    return new StartCache(option, path, vmInfo.contains("sharing"), Files.isRegularFile(Path.of(path)));
+    boolean isPresent = Files.isRegularFile(Path.of(path));
+    // A JVM that cannot map an AOT cache shares nothing; one that cannot map an AppCDS archive still
+    // shares the JDK's own classes, so there "sharing" says nothing of a missing file.
+    boolean isInUse = vmInfo.contains("sharing") && (option.equals("AOTCache") || isPresent);
+    return new StartCache(option, path, isInUse, isPresent);
   }
 
   /** The log line: in use, or why not and how to make it again. */

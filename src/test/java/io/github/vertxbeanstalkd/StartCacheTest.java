@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -20,10 +21,17 @@ class StartCacheTest {
   }
 
   @Test
-  void java17ReadsAnAppCdsArchive() {
-    StartCache cache = StartCache.of(List.of("-XX:SharedArchiveFile=target/x.jsa"), 17, "mixed mode, sharing");
+  void java17ReadsAnAppCdsArchive() throws Exception {
+    Path archive = Files.write(tmp.resolve("x.jsa"), new byte[1]);
+    StartCache cache = StartCache.of(List.of("-XX:SharedArchiveFile=" + archive), 17, "mixed mode, sharing");
     assertEquals("SharedArchiveFile", cache.option());
     assertTrue(cache.isInUse());
+  }
+
+  @Test
+  void aMissingAppCdsArchiveIsNotInUseThoughTheJdksOwnClassesAreShared() {
+    String missing = tmp.resolve("missing.jsa").toString();
+    assertFalse(StartCache.of(List.of("-XX:SharedArchiveFile=" + missing), 17, "mixed mode, sharing").isInUse());
   }
 
   @Test
