@@ -50,8 +50,21 @@ public final class MainVerticle extends VerticleBase {
           if (server.httpPort() >= 0) {
             log.info("HTTP (metrics, health, admin page) on http://{}:{}/", c.http().host(), server.httpPort());
           }
+          // Once the port is open: reading the JVM's arguments loads the management classes.
+          logStartCache(StartCache.ofThisJvm());
           return server;
         }));
+  }
+
+  /** A cache that could not be used is worth a warning, never a failure: the server starts as fast as without one. */
+  private static void logStartCache(StartCache cache) {
+    if (cache == null) {
+      log.info("start cache: none (Java {}; src/site/markdown/start-up.md)", Runtime.version().feature());
+    } else if (cache.isInUse()) {
+      log.info(cache.describe());
+    } else {
+      log.warn(cache.describe());
+    }
   }
 
   private static void logMemoryBudget(MemoryBudget budget) {
