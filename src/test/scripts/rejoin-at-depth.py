@@ -94,7 +94,7 @@ class Node:
         return get_json(self.http, "/healthz")
 
     def jobs(self):
-        s = get_json(self.http, "/api/stats")
+        s = get_json(self.http, "/api/stats").get("stats", {})
         try:
             return sum(int(s[k]) for k in ("current-jobs-ready", "current-jobs-delayed", "current-jobs-buried"))
         except (KeyError, ValueError, TypeError):
