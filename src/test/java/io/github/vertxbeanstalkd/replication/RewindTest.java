@@ -29,7 +29,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -396,37 +395,10 @@ class RewindTest {
   }
 
   private <T> T on(Callable<T> action) {
-    CompletableFuture<T> result = new CompletableFuture<>();
-    context.runOnContext(v -> {
-      try {
-        T value = action.call();
-        if (value instanceof Future<?> f) {
-          f.onComplete(r -> {
-            if (r.succeeded()) {
-              result.complete(value);
-            } else {
-              result.completeExceptionally(r.cause());
-            }
-          });
-        } else {
-          result.complete(value);
-        }
-      } catch (Throwable e) {
-        result.completeExceptionally(e);
-      }
-    });
-    try {
-      return result.get(30, TimeUnit.SECONDS);
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
-    }
+    return OnContext.call(context, action);
   }
 
   private static <T> T await(Future<T> f) {
-    try {
-      return f.toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
-    }
+    return OnContext.await(f);
   }
 }
