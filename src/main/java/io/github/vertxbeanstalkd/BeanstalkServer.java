@@ -145,7 +145,7 @@ public final class BeanstalkServer {
     // Before the engine opens the log: what this node wrote as primary before it stopped.
     Future<OwnStream> claimed = isReplicated
         ? deployed.compose(v -> vertx.executeBlocking(() -> OwnStream.claim(config.binlog().dir())))
-        : Future.succeededFuture();
+        : deployed.map(v -> (OwnStream) null);
     deployed = claimed;
     Future<ServerInfo> gathered = deployed.compose(v -> vertx.executeBlocking(ServerInfo::gather));
     deployed = gathered
