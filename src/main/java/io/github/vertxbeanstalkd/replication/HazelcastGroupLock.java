@@ -7,12 +7,10 @@ import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.cp.CPMember;
 import com.hazelcast.cp.CPSubsystemManagementService;
-import com.hazelcast.cp.IAtomicLong;
 import com.hazelcast.cp.lock.FencedLock;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -28,9 +26,8 @@ import org.slf4j.LoggerFactory;
  * back as a new member): when a member leaves, its CP sessions are closed at once (its lock is
  * freed without waiting out the session's time-to-live), and its seat is removed once it is dead for
  * sure ({@link DeadSeats}); a node that starts without a CP seat while one is free promotes itself.
- * The record of who went on alone is an {@link IAtomicLong} in the lock's CP group (the same Raft
- * majority): the term times two, plus one while that term's primary acknowledges alone; another
- * holds the next job id no primary was given a range from.
+ * The group's records (who went on alone, the ids given out) are {@link GroupRecords}, in the same
+ * CP group.
  */
 final class HazelcastGroupLock implements GroupLock {
   private static final Logger log = LoggerFactory.getLogger(HazelcastGroupLock.class);
@@ -40,20 +37,14 @@ final class HazelcastGroupLock implements GroupLock {
   private static final String VERTX_NODE_ID = "__vertx.nodeId";
   /** How long a new CP seat is left to settle before the node counts as seated. */
   private static final long SEAT_SETTLE_MILLIS = 3000;
-  /** How long a read or claim of the record may take on the lock's thread before the try counts as failed. */
-  private static final long RECORD_MILLIS = 2000;
 
   private final HazelcastInstance hz;
   private final String name;
-  /** The record's name: in the default CP group, as the lock. */
-  private final String recordName;
   /**
-   * The record's proxy, made on the lock's thread before it first competes: making it blocks until
-   * the CP Subsystem answers, so it is never made on an event loop.
+   * The group's records, made on the lock's thread before it first competes: making them blocks
+   * until the CP Subsystem answers, so they are never made on an event loop.
    */
-  private volatile IAtomicLong record;
-  /** The next job id no node was given a range from (made with {@link #record}). */
-  private volatile IAtomicLong ids;
+  private volatile GroupRecords records;
   private final ExecutorService lockThread;
   private final ExecutorService cpThread;
   private volatile boolean isRunning;
@@ -73,7 +64,6 @@ final class HazelcastGroupLock implements GroupLock {
   HazelcastGroupLock(HazelcastInstance hz, String group) {
     this.hz = hz;
     this.name = "beanstalkd.replication." + group;
-    this.recordName = name + ".alone";
     this.lockThread = Executors.newSingleThreadExecutor(r -> daemon(r, "replication-lock"));
     this.cpThread = Executors.newSingleThreadExecutor(r -> daemon(r, "replication-cp"));
     this.deadSeats = new DeadSeats(hz, HazelcastGroupLock::vertxNodeIdOf);
@@ -206,8 +196,7 @@ final class HazelcastGroupLock implements GroupLock {
   private void compete(Listener listener, java.util.function.BooleanSupplier mayCompete,
       java.util.function.LongSupplier ledTerm) {
     FencedLock lock = hz.getCPSubsystem().getLock(name);
-    record = hz.getCPSubsystem().getAtomicLong(recordName);
-    ids = hz.getCPSubsystem().getAtomicLong(name + ".ids");
+    records = new GroupRecords(hz, name);
     while (isRunning) {
       long term = 0;
       try {
@@ -225,7 +214,7 @@ final class HazelcastGroupLock implements GroupLock {
         long sent = System.nanoTime();
         long claimed;
         try {
-          claimed = claim(term, ledTerm.getAsLong());
+          claimed = records.claim(term, ledTerm.getAsLong());
         } catch (Exception e) {
           log.info("replication: won the lock as term {}, but could not claim the group's record ({}); letting "
               + "the lock go", term, e.toString());
@@ -237,7 +226,7 @@ final class HazelcastGroupLock implements GroupLock {
           Thread.sleep(500);
           continue;
         }
-        listener.acquired(term, sent, isAlone(claimed));
+        listener.acquired(term, sent, GroupRecords.isAlone(claimed));
         while (isRunning) {
           Thread.sleep(CONFIRM_MILLIS);
           sent = System.nanoTime();
@@ -263,29 +252,6 @@ final class HazelcastGroupLock implements GroupLock {
     }
   }
 
-  /**
-   * Claims the record for {@code term}, just won: it stays "alone" only when the term that went on
-   * alone is the one this node led. Compare-and-set, so a primary that records "alone" for its term
-   * at the same moment either lands first (and this node lets the lock go) or finds the new term.
-   *
-   * @return the record written, or -1 when the record names another term that went on alone
-   */
-  private long claim(long term, long ledTerm) throws Exception {
-    while (true) {
-      long now = record.getAsync().toCompletableFuture().get(RECORD_MILLIS, TimeUnit.MILLISECONDS);
-      if (isAlone(now) && termOf(now) != ledTerm) {
-        log.info("replication: won the lock as term {}, but the primary of term {} acknowledged changes alone: "
-            + "only it may take over; letting the lock go", term, termOf(now));
-        return -1;
-      }
-      long wanted = encode(term, isAlone(now));
-      RecordSwap swap = new RecordSwap(now, wanted, System.currentTimeMillis() + RECORD_MILLIS);
-      if (record.alterAndGetAsync(swap).toCompletableFuture().get(RECORD_MILLIS, TimeUnit.MILLISECONDS) == wanted) {
-        return wanted;
-      }
-    }
-  }
-
   private static void unlockQuietly(FencedLock lock) {
     try {
       lock.unlock();
@@ -296,49 +262,19 @@ final class HazelcastGroupLock implements GroupLock {
 
   @Override
   public long aloneTerm() {
-    try {
-      long now = record.getAsync().toCompletableFuture().get(RECORD_MILLIS, TimeUnit.MILLISECONDS);
-      return isAlone(now) ? termOf(now) : -1;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted reading the group's record", e);
-    } catch (Exception e) {
-      throw new IllegalStateException("the group's record cannot be read: " + e, e);
-    }
+    return records.aloneTerm();
   }
 
   @Override
   public CompletionStage<Boolean> recordAlone(long term, boolean isAlone, long deadlineMillis) {
-    // Only a primary records, and it became one on the lock's thread, after the proxy was made.
-    IAtomicLong record = this.record;
-    return record.getAsync().thenCompose(now -> {
-      if (termOf(now) != term) {
-        // A newer term claimed it: this node is primary no longer.
-        return CompletableFuture.completedFuture(false);
-      }
-      long wanted = encode(term, isAlone);
-      if (now == wanted) {
-        return CompletableFuture.completedFuture(true);
-      }
-      if (System.currentTimeMillis() > deadlineMillis) {
-        return CompletableFuture.failedFuture(new java.util.concurrent.TimeoutException("the group's record was "
-            + "read too late to be written"));
-      }
-      return record.alterAndGetAsync(new RecordSwap(now, wanted, deadlineMillis))
-          .thenCompose(after -> after == wanted ? CompletableFuture.completedFuture(true)
-              : recordAlone(term, isAlone, deadlineMillis));
-    });
+    // Only a primary records, and it became one on the lock's thread, after the records were made.
+    return records.recordAlone(term, isAlone, deadlineMillis);
   }
 
   @Override
   public CompletionStage<Long> takeIds(long atLeast, long count) {
-    // Only a primary takes ids, and it became one on the lock's thread, after the proxy was made.
-    IAtomicLong ids = this.ids;
-    return ids.getAsync().thenCompose(now -> {
-      long first = Math.max(now, atLeast);
-      return ids.compareAndSetAsync(now, first + count)
-          .thenCompose(ok -> ok ? CompletableFuture.completedFuture(first) : takeIds(atLeast, count));
-    });
+    // Only a primary takes ids, and it became one on the lock's thread, after the records were made.
+    return records.takeIds(atLeast, count);
   }
 
   @Override
@@ -353,18 +289,6 @@ final class HazelcastGroupLock implements GroupLock {
     int want = hz.getConfig().getCPSubsystemConfig().getCPMemberCount();
     long seen = hz.getCluster().getMembers().stream().filter(mb -> !mb.isLiteMember()).count();
     return Math.min(seen, want) + " of " + want + " CP members";
-  }
-
-  private static long encode(long term, boolean isAlone) {
-    return term * 2 + (isAlone ? 1 : 0);
-  }
-
-  private static long termOf(long record) {
-    return record / 2;
-  }
-
-  private static boolean isAlone(long record) {
-    return (record & 1) == 1;
   }
 
   private static void pause(long millis) {
