@@ -36,7 +36,7 @@ One command per figure:
     first seconds, all three cases:   first-seconds.py --jar JAR
     one case:                         first-seconds.py --jar JAR --cases put50
     two builds in the same run:       first-seconds.py --jar NEW.jar --variant old:OLD.jar
-    a setting against the default:    first-seconds.py --jar JAR --variant nowarm:JAR:'{"tcp":{"warmUp":false}}'
+    a setting against the default:    first-seconds.py --jar JAR --variant nometrics:JAR:'{"metrics":{"enabled":false}}'
     from the exec, JDK 17 and 25:      first-seconds.py --jar JAR --from-exec --label jdk17 \
                                          --variant jdk25:JAR --java-for jdk25:/usr/lib/jvm/temurin-25-jdk-amd64/bin/java
     JVM arguments against none:       first-seconds.py --jar JAR --variant c1:JAR:'{}:-XX:TieredStopAtLevel=1'

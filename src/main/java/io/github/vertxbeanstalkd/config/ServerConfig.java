@@ -10,15 +10,12 @@ import java.util.Set;
  * The server's settings, validated. Read from the JSON config (launcher {@code -conf}), where the
  * environment variables of {@link #ENVIRONMENT} override the file.
  *
- * @param isWarmUpEnabled {@code tcp.warmUp}, off by default: before the port opens, throwaway servers
- *     are put through every command and then through load over loopback, until the JIT compilers
- *     settle; every client is refused meanwhile, so the port opens right after replay unless asked
  * @param replication the {@code replication} section: off unless the node joins a group
  * @param listeners the {@code listeners} list: addresses served besides {@code host}/{@code port}
  *     and {@code tls.port}, TCP (IPv4 or IPv6) or unix domain sockets, plain or TLS
  */
 public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSection binlog, boolean isTcpEnabled,
-    boolean isWarmUpEnabled, EventBusConfig eventBus, HttpConfig http, boolean isMetricsEnabled,
+    EventBusConfig eventBus, HttpConfig http, boolean isMetricsEnabled,
     long shutdownGraceMillis, int maxConnections, long maxMemoryBytes, TlsConfig tls,
     ReplicationConfig replication, List<ListenerConfig> listeners) {
   public static final String DEFAULT_HOST = "127.0.0.1";
@@ -43,9 +40,8 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
 
   private static final Set<String> KEYS =
       Set.of("host", "port", "maxJobSize", "shutdownGraceMillis", "maxConnections", "maxMemory");
-  private static final Set<String> TCP_KEYS = Set.of("enabled", "warmUp");
-  private static final Map<String, String> TCP_ENVIRONMENT = Map.of("BEANSTALKD_TCP_ENABLED", "tcp.enabled",
-      "BEANSTALKD_TCP_WARM_UP", "tcp.warmUp");
+  private static final Set<String> TCP_KEYS = Set.of("enabled");
+  private static final Map<String, String> TCP_ENVIRONMENT = Map.of("BEANSTALKD_TCP_ENABLED", "tcp.enabled");
   private static final Set<String> METRICS_KEYS = Set.of("enabled");
   private static final Map<String, String> METRICS_ENVIRONMENT =
       Map.of("BEANSTALKD_METRICS_ENABLED", "metrics.enabled");
@@ -53,15 +49,14 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
   private static final Set<String> SECTION_KEYS = sectionKeys();
 
   /**
-   * Jobs in memory only, both protocol fronts on, the TCP warm-up on, the default event-bus address,
-   * no HTTP listener.
+   * Jobs in memory only, both protocol fronts on, the default event-bus address, no HTTP listener.
    */
   public ServerConfig(String host, int port, int maxJobSizeBytes) {
     this(host, port, maxJobSizeBytes, BinlogSection.inMemory());
   }
 
   public ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSection binlog) {
-    this(host, port, maxJobSizeBytes, binlog, true, false, EventBusConfig.defaults(), HttpConfig.off(), true,
+    this(host, port, maxJobSizeBytes, binlog, true, EventBusConfig.defaults(), HttpConfig.off(), true,
         DEFAULT_SHUTDOWN_GRACE_MILLIS, defaultMaxConnections(), 0, TlsConfig.off(), ReplicationConfig.off(),
         List.of());
   }
@@ -88,7 +83,7 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
 
   /** Loopback, an ephemeral port, default limits. */
   public static ServerConfig forTests() {
-    return new ServerConfig(DEFAULT_HOST, 0, DEFAULT_MAX_JOB_SIZE).withWarmUp(false);
+    return new ServerConfig(DEFAULT_HOST, 0, DEFAULT_MAX_JOB_SIZE);
   }
 
   public ServerConfig withMaxJobSize(int bytes) {
@@ -106,10 +101,6 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
 
   public ServerConfig withEventBus(EventBusConfig config) {
     return with(c -> c.eventBus = config);
-  }
-
-  public ServerConfig withWarmUp(boolean isEnabled) {
-    return with(c -> c.isWarmUpEnabled = isEnabled);
   }
 
   public ServerConfig withHttp(HttpConfig config) {
@@ -223,7 +214,6 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
     int maxJobSizeBytes;
     BinlogSection binlog;
     boolean isTcpEnabled;
-    boolean isWarmUpEnabled;
     EventBusConfig eventBus;
     HttpConfig http;
     boolean isMetricsEnabled;
@@ -242,7 +232,6 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
     c.maxJobSizeBytes = maxJobSizeBytes;
     c.binlog = binlog;
     c.isTcpEnabled = isTcpEnabled;
-    c.isWarmUpEnabled = isWarmUpEnabled;
     c.eventBus = eventBus;
     c.http = http;
     c.isMetricsEnabled = isMetricsEnabled;
@@ -253,7 +242,7 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
     c.replication = replication;
     c.listeners = listeners;
     change.accept(c);
-    return new ServerConfig(c.host, c.port, c.maxJobSizeBytes, c.binlog, c.isTcpEnabled, c.isWarmUpEnabled,
+    return new ServerConfig(c.host, c.port, c.maxJobSizeBytes, c.binlog, c.isTcpEnabled,
         c.eventBus, c.http, c.isMetricsEnabled, c.shutdownGraceMillis, c.maxConnections, c.maxMemoryBytes, c.tls,
         c.replication, c.listeners);
   }
@@ -301,7 +290,7 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
     List<ListenerConfig> listeners = ListenerConfig.fromJson(json, host);
     boolean hasTlsListeners = listeners.stream().anyMatch(ListenerConfig::isTls);
     return new ServerConfig(host, port, maxJobSize, binlog, tcp.flag("enabled", true),
-        tcp.flag("warmUp", false), eventBus, HttpConfig.fromJson(json, host), isMetricsEnabled,
+        eventBus, HttpConfig.fromJson(json, host), isMetricsEnabled,
         graceMillis, maxConnections, maxMemory, TlsConfig.fromJson(json, host, hasTlsListeners),
         ReplicationConfig.fromJson(json, eventBus.address(), binlog.isEnabled()), listeners);
   }

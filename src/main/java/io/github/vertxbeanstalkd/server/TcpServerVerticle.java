@@ -42,7 +42,6 @@ public final class TcpServerVerticle extends VerticleBase {
   private final ConnectionRouting routing;
   private long nextLocalId = 1;
   private EngineClient engine;
-  private java.util.function.Predicate<io.vertx.core.net.SocketAddress> admission = remote -> true;
   private SessionHost host;
   private NetServer server;
   private NetServer tlsServer;
@@ -209,21 +208,7 @@ public final class TcpServerVerticle extends VerticleBase {
     return tlsServer == null ? -1 : tlsServer.actualPort();
   }
 
-  /**
-   * Serves only connections whose remote address passes {@code admission}; any other is closed at
-   * once, before a byte is read. For a listener that is not the server's (the warm-up's). Call
-   * before deploying.
-   */
-  public TcpServerVerticle admitting(java.util.function.Predicate<io.vertx.core.net.SocketAddress> admission) {
-    this.admission = admission;
-    return this;
-  }
-
   private void accept(NetSocket socket) {
-    if (!admission.test(socket.remoteAddress())) {
-      socket.close();
-      return;
-    }
     if (connections.size() >= config.maxConnections()) {
       // Over the cap: closed at once, before any byte is read; the others are not touched.
       socket.close();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import io.github.vertxbeanstalkd.bus.EngineAddress;
 import io.github.vertxbeanstalkd.bus.LocalCodec;
 import io.github.vertxbeanstalkd.config.ServerConfig;
+import io.github.vertxbeanstalkd.engine.EngineOptions;
 import io.github.vertxbeanstalkd.engine.QueueEngineVerticle;
 import io.github.vertxbeanstalkd.engine.ServerInfo;
 import io.github.vertxbeanstalkd.persistence.BinlogConfig;
@@ -34,8 +35,8 @@ class ClosedForHoldingTest {
     LocalCodec.registerAll(vertx);
     EngineAddress address = EngineAddress.unique();
     ServerConfig config = new ServerConfig("127.0.0.1", 0, ServerConfig.DEFAULT_MAX_JOB_SIZE);
-    await(vertx.deployVerticle(new QueueEngineVerticle(address, ServerInfo.gather(), config.maxJobSizeBytes(),
-        BinlogConfig.inMemory())));
+    await(vertx.deployVerticle(new QueueEngineVerticle(address,
+        EngineOptions.of(ServerInfo.gather(), config.maxJobSizeBytes(), BinlogConfig.inMemory()))));
     TcpServerVerticle tcp = new TcpServerVerticle(config, address).limitHeldReplies(256 * 1024);
     await(vertx.deployVerticle(tcp));
     try (Socket client = new Socket()) {

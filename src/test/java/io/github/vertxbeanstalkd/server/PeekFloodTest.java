@@ -97,8 +97,7 @@ class PeekFloodTest {
     options.add("-XX:+ExitOnOutOfMemoryError");
     try (ChildJvm server = ChildJvm.start(options,
         "io.github.vertxbeanstalkd.Main",
-        List.of("io.github.vertxbeanstalkd.MainVerticle", "-conf", "{\"port\":0,\"http\":{\"enabled\":false},"
-            + "\"tcp\":{\"warmUp\":false}}"), dir.resolve("server.log"))) {
+        List.of("io.github.vertxbeanstalkd.MainVerticle", "-conf", "{\"port\":0,\"http\":{\"enabled\":false}}"), dir.resolve("server.log"))) {
       int port = Integer.parseInt(server.await(LISTENING, 60_000).group(1));
       try (TestClient c = TestClient.connect(port)) {
         c.send("put 0 0 60 65535", "x".repeat(65_535)).expect("INSERTED 1");

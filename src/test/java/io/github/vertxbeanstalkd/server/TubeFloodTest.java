@@ -29,8 +29,7 @@ class TubeFloodTest {
   void watchingNewTubesWithoutEndIsRefusedBeforeTheHeapRunsOut() throws Exception {
     try (ChildJvm server = ChildJvm.start(List.of("-Xmx64m", "-XX:MaxDirectMemorySize=1g", "-XX:+ExitOnOutOfMemoryError"),
         "io.github.vertxbeanstalkd.Main",
-        List.of("io.github.vertxbeanstalkd.MainVerticle", "-conf", "{\"port\":0,\"http\":{\"enabled\":false},"
-            + "\"tcp\":{\"warmUp\":false}}"), dir.resolve("server.log"))) {
+        List.of("io.github.vertxbeanstalkd.MainVerticle", "-conf", "{\"port\":0,\"http\":{\"enabled\":false}}"), dir.resolve("server.log"))) {
       floodAndCheck(server);
     }
   }
