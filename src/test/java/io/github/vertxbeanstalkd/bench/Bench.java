@@ -101,8 +101,8 @@ public final class Bench {
 
   /**
    * Runs one case against one server, telling {@code localPorts} the local port of each
-   * connection before it connects (a listener that serves only known clients, such as the
-   * start-up rehearsal's, can then admit them).
+   * connection before it connects (a listener that serves only known clients can then
+   * admit them).
    */
   public static CaseResult run(CaseSpec spec, ServerAddress server, long stallMillis,
       IntConsumer localPorts) {
