@@ -1,7 +1,7 @@
 package io.github.vertxbeanstalkd.client;
 
-import io.github.vertxbeanstalkd.bus.AddressRoutes;
-import io.github.vertxbeanstalkd.bus.ClusterNodes;
+import io.github.vertxbeanstalkd.cluster.AddressRoutes;
+import io.github.vertxbeanstalkd.cluster.ClusterNodes;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;

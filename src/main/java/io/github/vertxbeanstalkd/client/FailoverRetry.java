@@ -1,6 +1,6 @@
 package io.github.vertxbeanstalkd.client;
 
-import io.github.vertxbeanstalkd.bus.AddressRoutes;
+import io.github.vertxbeanstalkd.cluster.AddressRoutes;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.ReplyException;

@@ -168,7 +168,7 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
   /**
    * Heap that is not the connections': the young generation (-Xmn32m in conf/jvm.options) and the
    * server's own objects (about 9 MiB live after start); a quarter more goes to the replies held
-   * for clients that do not read them (server.HeldReplies).
+   * for clients that do not read them (tcp.HeldReplies).
    */
   static final long HEAP_RESERVED_BYTES = 48L << 20;
 

@@ -2,11 +2,9 @@ package io.github.vertxbeanstalkd.engine;
 
 import io.github.vertxbeanstalkd.bus.EngineAddress;
 import io.github.vertxbeanstalkd.bus.EngineInput;
-import io.github.vertxbeanstalkd.bus.EngineObserver;
 import io.github.vertxbeanstalkd.bus.EngineSnapshot;
 import io.github.vertxbeanstalkd.bus.Scope;
 import io.github.vertxbeanstalkd.bus.SessionKey;
-import io.github.vertxbeanstalkd.bus.ShippingPort;
 import io.github.vertxbeanstalkd.protocol.Command;
 import io.github.vertxbeanstalkd.bus.EngineReplies;
 import io.github.vertxbeanstalkd.bus.EngineReply;
@@ -257,8 +255,11 @@ public final class QueueEngineVerticle extends VerticleBase {
     }
 
     @Override
-    public ShippingPort shipping() {
-      return engine.shipping();
+    public <P> P port(Class<P> type) {
+      if (type == ShippingPort.class) {
+        return type.cast(engine.shipping());
+      }
+      throw new IllegalArgumentException("the engine offers no " + type.getName());
     }
 
     @Override
