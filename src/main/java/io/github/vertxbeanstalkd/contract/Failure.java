@@ -1,4 +1,4 @@
-package io.github.vertxbeanstalkd.client;
+package io.github.vertxbeanstalkd.contract;
 
 /**
  * EVENTBUS.md's failure words, each with the failure code the event-bus front passes to
