@@ -5,19 +5,18 @@ import io.github.vertxbeanstalkd.bus.EngineReply;
 import io.github.vertxbeanstalkd.bus.SessionHost;
 import io.github.vertxbeanstalkd.metrics.CommandDurations;
 import io.github.vertxbeanstalkd.protocol.Command;
-import io.github.vertxbeanstalkd.protocol.Reply;
-import io.github.vertxbeanstalkd.protocol.ReplyEncoder;
 import io.netty.buffer.ByteBuf;
 import io.vertx.core.Context;
 import io.vertx.core.net.NetSocket;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One client socket. Every command its {@link CommandReader} finds in what has arrived travels to
- * the engine (this node's, or the group's primary's: see {@link SessionHost}) as one batch; the next batch goes only once this one is answered and written, so
- * replies keep their order and a blocked reserve holds back what was pipelined behind it.
+ * One client socket, its input half: every command its {@link CommandReader} finds in what has
+ * arrived travels to the engine (this node's, or the group's primary's: see {@link SessionHost}) as
+ * one batch; the next batch goes only once this one is answered and written (by its output half,
+ * {@link ReplyWriter}), so replies keep their order and a blocked reserve holds back what was
+ * pipelined behind it.
  *
  * <p>Memory stays bounded: input is read ahead by at most {@link #INPUT_LIMIT_BYTES}, and replies
  * wait as references while the socket's write queue is full, during which nothing more is read;
@@ -25,7 +24,6 @@ import java.util.List;
  */
 final class Connection implements CommandReader.Listener, ChannelIo.Listener, HeldReplies.Holder, ReadAhead.Waiter {
   static final int INPUT_LIMIT_BYTES = 64 * 1024;
-  private static final int WRITE_CHUNK_BYTES = 64 * 1024;
 
   private final NetSocket socket;
   private final Context context;
@@ -55,9 +53,7 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
   private boolean isInputEnded;
   private boolean isClosed;
   private boolean isShuttingDown;
-  private final ArrayDeque<Reply> unwritten = new ArrayDeque<>();
-  /** The sum of {@link ReplyEncoder#sizeHint} over {@link #unwritten}. */
-  private long unwrittenBytesHint;
+  private final ReplyWriter replies = new ReplyWriter();
   /** The batch with the engine (empty when none is), how many of its commands are answered, and when it went. */
   private ArrayList<Command> inFlight = new ArrayList<>();
   private int answered;
@@ -109,7 +105,7 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
   }
 
   private void closeIfDone() {
-    if (isClosed || !unwritten.isEmpty()) {
+    if (isClosed || !replies.isEmpty()) {
       return;
     }
     boolean isWaitingInReserve = answered < inFlight.size()
@@ -272,9 +268,7 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
     }
     answered += n;
     for (int i = 0; i < n; i++) {
-      Reply r = reply.reply(i);
-      unwritten.add(r);
-      unwrittenBytesHint += ReplyEncoder.sizeHint(r);
+      replies.add(reply.reply(i));
     }
     if (reply.isComplete()) {
       isBatchAnswered = true;
@@ -291,21 +285,9 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
     if (isClosed) {
       return;
     }
-    while (!unwritten.isEmpty() && io.isWritable()) {
-      // Room for what is waiting, up to a chunk and the reply that crosses it (a large body whole).
-      io.begin((int) Math.min(unwrittenBytesHint, WRITE_CHUNK_BYTES + ReplyEncoder.sizeHint(unwritten.peek())));
-      do {
-        Reply r = unwritten.poll();
-        unwrittenBytesHint -= ReplyEncoder.sizeHint(r);
-        ReplyEncoder.encode(r, io);
-        // Its bytes are in the channel's buffer now, whatever happens to the job: a pooled body
-        // can hold the next reserve's.
-        r.release();
-      } while (!unwritten.isEmpty() && io.written() < WRITE_CHUNK_BYTES);
-      io.send();
-    }
+    replies.writeTo(io);
     updateHeld();
-    if (!unwritten.isEmpty() || !io.isWritable()) {
+    if (!replies.isEmpty() || !io.isWritable()) {
       // A client that does not read its replies stops being read from; the channel says when it
       // can take more (onWritable).
       return;
@@ -336,7 +318,7 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
    * sent meanwhile (its input chunks, and the commands read, as objects here and in the engine).
    */
   private long heldNow() {
-    return unwrittenBytesHint + io.pendingWriteBytes() + reader.chunkBytes()
+    return replies.bytes(io) + reader.chunkBytes()
         + BatchLimits.COMMAND_HEAP_BYTES * (inFlight.size() - answered + batch.size());
   }
 
@@ -346,7 +328,7 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
    * that reads holds is gone within its batch.
    */
   private void updateHeld() {
-    boolean isHolding = !isClosed && (isSocketPaused || !unwritten.isEmpty() || !io.isWritable());
+    boolean isHolding = !isClosed && (isSocketPaused || !replies.isEmpty() || !io.isWritable());
     reportHeld(isHolding ? heldNow() : 0);
   }
 
@@ -365,7 +347,7 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
 
   @Override
   public long repliesBytes() {
-    return unwrittenBytesHint + io.pendingWriteBytes();
+    return replies.bytes(io);
   }
 
   @Override
@@ -380,8 +362,7 @@ final class Connection implements CommandReader.Listener, ChannelIo.Listener, He
       return;
     }
     isClosed = true;
-    unwritten.clear();
-    unwrittenBytesHint = 0;
+    replies.clear();
     // A batch out may hold bodies in the input's chunks until the engine has dropped it: they count
     // until the session's end (2,200 clients pipelining large puts, closed for what they held, had
     // 100 MiB of them uncounted in a -Xmx128m server).
