@@ -8,6 +8,7 @@ import io.github.vertxbeanstalkd.cluster.GroupStatus;
 import io.github.vertxbeanstalkd.bus.LocalCodec;
 import io.github.vertxbeanstalkd.config.BinlogSection;
 import io.github.vertxbeanstalkd.config.FsyncSetting;
+import io.github.vertxbeanstalkd.config.HeapBudget;
 import io.github.vertxbeanstalkd.config.ServerConfig;
 import io.github.vertxbeanstalkd.engine.Clock;
 import io.github.vertxbeanstalkd.engine.EngineOptions;
@@ -182,8 +183,8 @@ public final class BeanstalkServer {
     long maxHeapBytes = Runtime.getRuntime().maxMemory();
     return EngineOptions.of(info, config.maxJobSizeBytes(), binlogConfig(config.binlog()))
         .withMaxMemory(config.maxMemoryBytes())
-        .withMaxHeldState(ServerConfig.heldStateHeapBytes(maxHeapBytes))
-        .withCopiesInTransit(ServerConfig.copiesInTransitHeapBytes(maxHeapBytes));
+        .withMaxHeldState(HeapBudget.heldStateHeapBytes(maxHeapBytes))
+        .withCopiesInTransit(HeapBudget.copiesInTransitHeapBytes(maxHeapBytes));
   }
 
   static BinlogConfig binlogConfig(BinlogSection section) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.vertxbeanstalkd.TestClient;
+import io.github.vertxbeanstalkd.config.HeapBudget;
 import io.github.vertxbeanstalkd.config.ServerConfig;
 import org.junit.jupiter.api.Test;
 
@@ -48,22 +49,22 @@ class MaxConnectionsTest extends DeployedServerTest {
 
   @Test
   void theDefaultLeavesTheHeapRoomForTheServerItself() {
-    assertEquals(0, ServerConfig.heapConnections(64L << 20), "-Xmx64m: no room beyond the young generation");
+    assertEquals(0, HeapBudget.heapConnections(64L << 20), "-Xmx64m: no room beyond the young generation");
     // -Xmx256m: 3/4 of it less 48 MiB, the eighth for tubes, watches and sessions and the sixteenth for
     // bodies on their way to a front, at 10 KiB a connection.
-    assertEquals(((192L - 48 - 32 - 16) << 20) / (10 * 1024), ServerConfig.heapConnections(256L << 20));
-    assertEquals(32L << 20, ServerConfig.heldStateHeapBytes(256L << 20));
-    assertEquals(16L << 20, ServerConfig.copiesInTransitHeapBytes(256L << 20));
+    assertEquals(((192L - 48 - 32 - 16) << 20) / (10 * 1024), HeapBudget.heapConnections(256L << 20));
+    assertEquals(32L << 20, HeapBudget.heldStateHeapBytes(256L << 20));
+    assertEquals(16L << 20, HeapBudget.copiesInTransitHeapBytes(256L << 20));
   }
 
   @Test
   void theDefaultFollowsTheOpenFileLimit() {
-    int max = ServerConfig.defaultMaxConnections();
+    int max = HeapBudget.defaultMaxConnections();
     long limit = ((com.sun.management.UnixOperatingSystemMXBean)
         java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getMaxFileDescriptorCount();
     // Room is left for what is not a client: jars, binlog files, listeners, a cluster.
     assertTrue(limit - max >= 256 || max == 16, "default " + max + " with an open-file limit of " + limit);
-    assertTrue(max <= Math.max(16, ServerConfig.heapConnections(Runtime.getRuntime().maxMemory())),
+    assertTrue(max <= Math.max(16, HeapBudget.heapConnections(Runtime.getRuntime().maxMemory())),
         "default " + max + " with a heap of " + Runtime.getRuntime().maxMemory());
     assertTrue(max >= 16);
     assertEquals(max, ServerConfig.fromJson(new io.vertx.core.json.JsonObject()).maxConnections());
