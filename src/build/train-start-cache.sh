@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Trains the start cache: the server runs as the README starts it, under a representative load from
-# the jar's Bench, and the JVM writes at exit what it loaded, linked and profiled. On JDK 25 and later
+# the bench jar's Bench, and the JVM writes at exit what it loaded, linked and profiled. On JDK 25 and later
 # that is the AOT cache conf/jvm.options names, target/vertx-beanstalkd.aot (JEP 483, 514, 515:
 # -XX:AOTCacheOutput); on earlier JDKs, an AppCDS archive of the loaded classes,
 # target/vertx-beanstalkd.jsa (-XX:ArchiveClassesAtExit), for -XX:SharedArchiveFile. A JVM of another
@@ -16,8 +16,11 @@ java_bin=${1:-${JAVA_HOME:+$JAVA_HOME/bin/java}}
 java_bin=${java_bin:-java}
 seconds=${2:-2}
 jar=target/vertx-beanstalkd.jar
+# The load generator: test code, packaged by mvn package beside the server (pom.xml, bench-jar).
+bench_jar=target/vertx-beanstalkd-bench.jar
 work=target/start-cache-training
 [ -f "$jar" ] || { echo "train-start-cache: $jar is missing; build it first" >&2; exit 1; }
+[ -f "$bench_jar" ] || { echo "train-start-cache: $bench_jar is missing; build it first" >&2; exit 1; }
 
 # The JVM's feature version: 25 from "25.0.3", 17 from "17.0.15".
 version=$("$java_bin" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
@@ -54,7 +57,7 @@ done
 # The cases the server meets in production and in first-seconds.py: one producer, many producers,
 # producers with consumers, and a drain (reserve + delete of a backlog).
 bench() {
-  "$java_bin" -cp "$jar" io.github.vertxbeanstalkd.bench.Bench --target 127.0.0.1:$port --warmup-ms 0 "$@" \
+  "$java_bin" -cp "$jar:$bench_jar" io.github.vertxbeanstalkd.bench.Bench --target 127.0.0.1:$port --warmup-ms 0 "$@" \
     >>"$work/bench.log" 2>&1
 }
 ms=$((seconds * 1000))

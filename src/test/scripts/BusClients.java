@@ -331,8 +331,8 @@ public final class BusClients {
       }
       client.reserve(args.tube, 1).onComplete(ar -> {
         if (ar.failed()) {
-          if (BeanstalkException.is(ar.cause(), io.github.vertxbeanstalkd.client.Failure.TIMED_OUT)
-              || BeanstalkException.is(ar.cause(), io.github.vertxbeanstalkd.client.Failure.DEADLINE_SOON)) {
+          if (BeanstalkException.is(ar.cause(), io.github.vertxbeanstalkd.contract.Failure.TIMED_OUT)
+              || BeanstalkException.is(ar.cause(), io.github.vertxbeanstalkd.contract.Failure.DEADLINE_SOON)) {
             later(0);
           } else {
             failed("reserve", ar.cause());

@@ -47,6 +47,14 @@ import threading
 import time
 from datetime import datetime
 
+def bench_classpath(jar):
+    """The load generator's class path: the server jar JAR, then the bench's own jar (BENCH_JAR,
+    else the one `mvn package` builds beside the server's, target/vertx-beanstalkd-bench.jar)."""
+    default = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "target",
+                           "vertx-beanstalkd-bench.jar")
+    return jar + os.pathsep + os.path.normpath(os.environ.get("BENCH_JAR", default))
+
+
 HOST = "127.0.0.1"
 # Threads that are the measurement's, not the server's.
 FOREIGN_THREADS = re.compile(r"^(JFR |Attach Listener|JFR$|Signal Dispatcher|RMI |process reaper)")
@@ -293,7 +301,7 @@ def run_case(name, a, out, jar):
         if name == "drain":
             args += ["--jobs", str(a.drain_jobs), "-c", str(a.drain_connections)]
         bench_log = open(os.path.join(out, name + ".bench.log"), "w")
-        bench = subprocess.Popen(pin("1", a.no_pin) + ["java", "-cp", jar, "io.github.vertxbeanstalkd.bench.Bench"]
+        bench = subprocess.Popen(pin("1", a.no_pin) + ["java", "-cp", bench_classpath(jar), "io.github.vertxbeanstalkd.bench.Bench"]
                                  + args, stdout=bench_log, stderr=subprocess.STDOUT)
         # The load starts: for drain, when reserves start (after the preload's puts).
         key = "cmd-reserve" if name == "drain" else None

@@ -10,7 +10,7 @@
 # system of the whole process over the measured window, from /proc/PID/stat).
 #
 # Usage: src/test/scripts/bench-binlog.sh   (after mvn -B -q package -DskipTests)
-# Environment: JAR [target/vertx-beanstalkd.jar], CONCURRENCY [50], ROUNDS [3], DURATION_MS [5000], WARMUP_MS [1000],
+# Environment: JAR [target/vertx-beanstalkd.jar], BENCH_JAR [target/vertx-beanstalkd-bench.jar], CONCURRENCY [50], ROUNDS [3], DURATION_MS [5000], WARMUP_MS [1000],
 #              CASES ["always 50 memory"], BINLOG_PARENT [/var/tmp: must be a real disk, not tmpfs],
 #              JVM_OPTIONS [@conf/jvm.options when that file exists: the settings the server ships with],
 #              PREWARM_MS [0: unmeasured load on each server before round 1, e.g. 20000 to measure our
@@ -18,6 +18,8 @@
 set -euo pipefail
 
 JAR=${JAR:-target/vertx-beanstalkd.jar}
+# The load generator: the bench is test code, packaged by mvn package as a jar of its own.
+BENCH_JAR=${BENCH_JAR:-target/vertx-beanstalkd-bench.jar}
 ROUNDS=${ROUNDS:-3}
 DURATION_MS=${DURATION_MS:-5000}
 WARMUP_MS=${WARMUP_MS:-1000}
@@ -94,7 +96,7 @@ bench() {
   local hz out start end
   hz=$(getconf CLK_TCK)
   out=$(mktemp "$WORK/bench.XXXXXX")
-  taskset -c 1 java -cp "$JAR" io.github.vertxbeanstalkd.bench.Bench --target "127.0.0.1:$1" \
+  taskset -c 1 java -cp "$JAR:$BENCH_JAR" io.github.vertxbeanstalkd.bench.Bench --target "127.0.0.1:$1" \
       --mode put -c "$CONCURRENCY" -p 1 --duration-ms "$DURATION_MS" --warmup-ms "$WARMUP_MS" >"$out" &
   local bench_pid=$!
   # The generator's JVM takes about half a second to start before its warm-up begins.
@@ -117,7 +119,7 @@ median() {
 
 echo "bench: put -c $CONCURRENCY -p 1, 100-byte bodies, $ROUNDS rounds of ${DURATION_MS} ms (+${WARMUP_MS} ms warm-up)" \
   "after ${PREWARM_MS} ms of unmeasured load per server"
-echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); generator: taskset -c 1 java -cp $JAR" \
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); generator: taskset -c 1 java -cp $JAR:$BENCH_JAR" \
   "io.github.vertxbeanstalkd.bench.Bench --target 127.0.0.1:PORT --mode put -c $CONCURRENCY -p 1" \
   "--duration-ms $DURATION_MS --warmup-ms $WARMUP_MS"
 for case in $CASES; do
@@ -126,7 +128,7 @@ for case in $CASES; do
   start_beanstalkd "$case"; BS_PORT=$PORT; BS_PID=$PID
   if [ "$PREWARM_MS" -gt 0 ]; then
     for port in "$OURS_PORT" "$BS_PORT"; do
-      taskset -c 1 java -cp "$JAR" io.github.vertxbeanstalkd.bench.Bench --target "127.0.0.1:$port" \
+      taskset -c 1 java -cp "$JAR:$BENCH_JAR" io.github.vertxbeanstalkd.bench.Bench --target "127.0.0.1:$port" \
           --mode put -c "$CONCURRENCY" -p 1 --duration-ms "$PREWARM_MS" --warmup-ms 0 >/dev/null
     done
   fi

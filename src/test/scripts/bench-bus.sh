@@ -16,13 +16,15 @@
 # at the end.
 #
 # Usage: src/test/scripts/bench-bus.sh   (after mvn -B -q package -DskipTests)
-# Environment: JAR [target/vertx-beanstalkd.jar], ROUNDS [5], DURATION_MS [3000], WARMUP_MS [1000],
+# Environment: JAR [target/vertx-beanstalkd.jar], BENCH_JAR [target/vertx-beanstalkd-bench.jar], ROUNDS [5], DURATION_MS [3000], WARMUP_MS [1000],
 #              STEPS ["injvm typed tcp cluster"], OUT [target/bench-bus],
 #              JVM_OPTIONS [@conf/jvm.options when that file exists: the settings the server ships with],
 #              CLUSTER_CP [vertx-hazelcast and hazelcast from ~/.m2 when the jar lacks them]
 set -euo pipefail
 
 JAR=${JAR:-target/vertx-beanstalkd.jar}
+# The load generator: the bench is test code, packaged by mvn package as a jar of its own.
+BENCH_JAR=${BENCH_JAR:-target/vertx-beanstalkd-bench.jar}
 ROUNDS=${ROUNDS:-5}
 DURATION_MS=${DURATION_MS:-3000}
 WARMUP_MS=${WARMUP_MS:-1000}
@@ -124,7 +126,7 @@ for step in $STEPS; do
       echo "== in-JVM, $client client: server, bus load and TCP load in one JVM on CPUs 0-1"
       # shellcheck disable=SC2086 # JVM_OPTIONS is a list of words
       set -x
-      taskset -c 0,1 java $JVM_OPTIONS -Xlog:gc:file="$OUT/$step-gc.log" -cp "$JAR" $BENCH \
+      taskset -c 0,1 java $JVM_OPTIONS -Xlog:gc:file="$OUT/$step-gc.log" -cp "$JAR:$BENCH_JAR" $BENCH \
           --transport bus --bus-client "$client" "${LOAD[@]}" >"$OUT/$step.txt" 2>"$OUT/$step.log"
       { set +x; } 2>/dev/null
       summary "$OUT/$step.txt"
@@ -144,7 +146,7 @@ for step in $STEPS; do
       for round in $(seq 1 "$ROUNDS"); do
         for mode in "put -c 50" "cycle -c 10"; do
           # shellcheck disable=SC2086 # mode is two words
-          taskset -c 1 java -cp "$JAR" $BENCH --target "127.0.0.1:$port" --mode $mode \
+          taskset -c 1 java -cp "$JAR:$BENCH_JAR" $BENCH --target "127.0.0.1:$port" --mode $mode \
               --duration-ms "$DURATION_MS" --warmup-ms "$WARMUP_MS" >>"$OUT/tcp.txt"
         done
       done
@@ -179,7 +181,7 @@ EOF
       wait_log "$OUT/cluster-server.log"
       set -x
       taskset -c 1 java -Xlog:gc:file="$OUT/cluster-bench-gc.log" -Dvertx.hazelcast.config="$OUT/hazelcast-loopback.xml" \
-          -cp "$cp" $BENCH \
+          -cp "$cp:$BENCH_JAR" $BENCH \
           --transport cluster --target "127.0.0.1:$port" "${LOAD[@]}" >"$OUT/cluster.txt" 2>"$OUT/cluster.log"
       { set +x; } 2>/dev/null
       stop "$pid"

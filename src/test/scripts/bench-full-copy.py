@@ -6,7 +6,7 @@ during the copy against without it.
      its own), every node with -Xlog:gc to a file; the primary on CPU 0, the standbys and the load
      generator on CPU 1.
   2. Kills one standby (SIGKILL, by pid) and deletes its binlog: it comes back as a new standby.
-  3. Fills the primary with --jobs jobs of --size bytes (the product's Bench, --mode prefill).
+  3. Fills the primary with --jobs jobs of --size bytes (the bench jar's Bench, --mode prefill).
   4. Put c=50 for --put-ms against the primary, with one standby following ("without the copy").
   5. Starts the new standby. As soon as the primary logs "subscribed; copying", put c=50 again for
      --put-ms ("during the copy"); then waits for the primary's line "copied N jobs in T ms".
@@ -39,6 +39,14 @@ import sys
 import tempfile
 import time
 import urllib.request
+
+def bench_classpath(jar):
+    """The load generator's class path: the server jar JAR, then the bench's own jar (BENCH_JAR,
+    else the one `mvn package` builds beside the server's, target/vertx-beanstalkd-bench.jar)."""
+    default = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "target",
+                           "vertx-beanstalkd-bench.jar")
+    return jar + os.pathsep + os.path.normpath(os.environ.get("BENCH_JAR", default))
+
 
 JAR = os.environ.get("JAR", "target/vertx-beanstalkd.jar")
 JVM_OPTIONS = []
@@ -107,7 +115,7 @@ class Node:
 
 
 def bench(port, args, timeout=900):
-    out = subprocess.run(["taskset", "-c", "1", "java", "-cp", JAR, "io.github.vertxbeanstalkd.bench.Bench",
+    out = subprocess.run(["taskset", "-c", "1", "java", "-cp", bench_classpath(JAR), "io.github.vertxbeanstalkd.bench.Bench",
                           "--target", "127.0.0.1:%d" % port] + args, capture_output=True, text=True,
                          timeout=timeout)
     lines = [l for l in out.stdout.splitlines() if l.startswith("{")]

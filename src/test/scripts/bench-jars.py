@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Builds of the server side by side with beanstalkd 1.12, in one run: put c=50 and cycle 10+10
 (by default) against each jar and against beanstalkd in alternating rounds, servers pinned to CPU
-0 and the load generator (the product's Bench, from the first jar) to CPU 1. Prints medians over
+0 and the load generator (the bench jar's Bench, from the first jar) to CPU 1. Prints medians over
 rounds and, per jar, the median of the per-round ratios jar/beanstalkd for ops/s, p99, p99.9 and
 max: the way to compare a change's before and after against the same reference.
 
@@ -19,6 +19,14 @@ import statistics
 import subprocess
 import sys
 import time
+
+def bench_classpath(jar):
+    """The load generator's class path: the server jar JAR, then the bench's own jar (BENCH_JAR,
+    else the one `mvn package` builds beside the server's, target/vertx-beanstalkd-bench.jar)."""
+    default = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "target",
+                           "vertx-beanstalkd-bench.jar")
+    return jar + os.pathsep + os.path.normpath(os.environ.get("BENCH_JAR", default))
+
 
 CASES = {"put c=50": ["--mode", "put", "-c", "50"], "cycle 10+10": ["--mode", "cycle", "-c", "10"],
          "put c=1": ["--mode", "put", "-c", "1"], "put c=4 p=16": ["--mode", "put", "-c", "4", "-p", "16"]}
@@ -52,7 +60,7 @@ def start(cmd, port):
 
 
 def bench(jar, port, args, duration_ms):
-    out = subprocess.run(["taskset", "-c", "1", "java", "-cp", jar, "io.github.vertxbeanstalkd.bench.Bench",
+    out = subprocess.run(["taskset", "-c", "1", "java", "-cp", bench_classpath(jar), "io.github.vertxbeanstalkd.bench.Bench",
                           "--target", "127.0.0.1:%d" % port, "--duration-ms", str(duration_ms),
                           "--warmup-ms", "1000"] + args, capture_output=True, text=True, timeout=180)
     lines = [l for l in out.stdout.splitlines() if l.startswith("{")]

@@ -10,12 +10,14 @@
 # CPU a command costs the server moves much less, so that is the figure to read for overhead.
 #
 # Usage: flock /tmp/bench.lock src/test/scripts/bench-metrics.sh   (after mvn -B -q package -DskipTests)
-# Environment: JAR [target/vertx-beanstalkd.jar], OUT [target/bench-metrics], ROUNDS [7], SIZE [100],
+# Environment: JAR [target/vertx-beanstalkd.jar], BENCH_JAR [target/vertx-beanstalkd-bench.jar], OUT [target/bench-metrics], ROUNDS [7], SIZE [100],
 #              DURATION_MS [3000], WARMUP_MS [1000], SCRAPE_MS [1000],
 #              JVM_OPTIONS [@conf/jvm.options when that file exists]
 set -euo pipefail
 
 JAR=${JAR:-target/vertx-beanstalkd.jar}
+# The load generator: the bench is test code, packaged by mvn package as a jar of its own.
+BENCH_JAR=${BENCH_JAR:-target/vertx-beanstalkd-bench.jar}
 OUT=${OUT:-target/bench-metrics}
 ROUNDS=${ROUNDS:-7}
 SIZE=${SIZE:-100}
@@ -87,7 +89,7 @@ PYTHON
   fi
   local before after
   before=$(cpu_ticks "${PID[$server]}")
-  taskset -c 1 java -cp "$JAR" io.github.vertxbeanstalkd.bench.Bench --target "127.0.0.1:${PORT[$server]}" \
+  taskset -c 1 java -cp "$JAR:$BENCH_JAR" io.github.vertxbeanstalkd.bench.Bench --target "127.0.0.1:${PORT[$server]}" \
     --size "$SIZE" --duration-ms "$DURATION_MS" --warmup-ms "$WARMUP_MS" "$@" \
     >"$OUT/raw/$name.$server.r$round.txt" 2>&1 || echo "    (bench failed; see $OUT/raw/$name.$server.r$round.txt)"
   after=$(cpu_ticks "${PID[$server]}")

@@ -4,7 +4,7 @@ group (replication.minAcks 1) and against the same server unreplicated, in alter
 with fsync always and once with the default 50 ms.
 
 Every server (the group's three nodes and the unreplicated one) is pinned to CPU 0 and the load
-generator (the product's Bench) to CPU 1, so the standbys compete with the primary for its core, as
+generator (the bench jar's Bench) to CPU 1, so the standbys compete with the primary for its core, as
 sidecars on one machine would; with --standby-cpus 1 the standbys move to the generator's core once
 the primary is known, so the primary's core does what the unreplicated server's does plus shipping. Medians over rounds and medians of the per-round ratios
 replicated/unreplicated; p99 in microseconds.
@@ -25,6 +25,14 @@ import sys
 import tempfile
 import time
 import urllib.request
+
+def bench_classpath(jar):
+    """The load generator's class path: the server jar JAR, then the bench's own jar (BENCH_JAR,
+    else the one `mvn package` builds beside the server's, target/vertx-beanstalkd-bench.jar)."""
+    default = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "target",
+                           "vertx-beanstalkd-bench.jar")
+    return jar + os.pathsep + os.path.normpath(os.environ.get("BENCH_JAR", default))
+
 
 JAR = "target/vertx-beanstalkd.jar"
 
@@ -96,7 +104,7 @@ def cpu_seconds(pid):
 
 
 def bench(port, args, duration_ms):
-    out = subprocess.run(["taskset", "-c", "1", "java", "-cp", JAR, "io.github.vertxbeanstalkd.bench.Bench",
+    out = subprocess.run(["taskset", "-c", "1", "java", "-cp", bench_classpath(JAR), "io.github.vertxbeanstalkd.bench.Bench",
                           "--target", "127.0.0.1:%d" % port, "--duration-ms", str(duration_ms),
                           "--warmup-ms", "1000"] + args, capture_output=True, text=True, timeout=120)
     lines = [l for l in out.stdout.splitlines() if l.startswith("{")]

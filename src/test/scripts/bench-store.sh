@@ -26,7 +26,7 @@
 # happens, which is where the clients feel it.
 #
 # Usage: flock /tmp/bench.lock src/test/scripts/bench-store.sh   (after mvn -B -q package -DskipTests)
-# Environment: JAR [target/vertx-beanstalkd.jar], OUT [target/bench-store], ROUNDS [5],
+# Environment: JAR [target/vertx-beanstalkd.jar], BENCH_JAR [target/vertx-beanstalkd-bench.jar], OUT [target/bench-store], ROUNDS [5],
 #              BACKLOG [5000000], FILL_JOBS [1000000], DRAIN_JOBS [200000], SIZE [100],
 #              DURATION_MS [3000], WARMUP_MS [1000], STALL_MS [30000], CASE_TIMEOUT_S [300],
 #              PREFILL_TIMEOUT_S [900], BEANSTALKD [beanstalkd],
@@ -41,6 +41,8 @@ set -euo pipefail
 
 SCRIPT_START=$(date +%s)
 JAR=${JAR:-target/vertx-beanstalkd.jar}
+# The load generator: the bench is test code, packaged by mvn package as a jar of its own.
+BENCH_JAR=${BENCH_JAR:-target/vertx-beanstalkd-bench.jar}
 OUT=${OUT:-target/bench-store}
 ROUNDS=${ROUNDS:-5}
 BACKLOG=${BACKLOG:-5000000}
@@ -261,7 +263,7 @@ bench() {
   shift 4
   local file="$OUT/raw/$name.$server.r$round.txt" start end rc=0
   start=$(date +%s%3N)
-  timeout -k 10 "$limit" taskset -c 1 java -cp "$JAR" io.github.vertxbeanstalkd.bench.Bench \
+  timeout -k 10 "$limit" taskset -c 1 java -cp "$JAR:$BENCH_JAR" io.github.vertxbeanstalkd.bench.Bench \
       --target "127.0.0.1:${PORT[$server]}" --pid "${PID[$server]}" --size "$SIZE" \
       --stall-ms "$STALL_MS" "$@" >"$file" 2>&1 || rc=$?
   end=$(date +%s%3N)
@@ -277,7 +279,7 @@ timed() {
 
 echo "bench-store: $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(date -u '+%Y-%m-%d %H:%M UTC')," \
   "load average $(cut -d' ' -f1-3 /proc/loadavg), $($BEANSTALKD -v 2>&1 | head -n 1)"
-echo "generator: taskset -c 1 java -cp $JAR io.github.vertxbeanstalkd.bench.Bench --target ... --size $SIZE"
+echo "generator: taskset -c 1 java -cp $JAR:$BENCH_JAR io.github.vertxbeanstalkd.bench.Bench --target ... --size $SIZE"
 # bench_case CASE SERVER ROUND: one run of a named case.
 bench_case() {
   local name=$1 server=$2 round=$3

@@ -5,7 +5,7 @@ first answered command, and check that every job came back. Ours beside beanstal
 Each server, in turn, on CPU 0 (`taskset`), the generator on CPU 1:
   1. starts on an empty log directory of its own: ours exactly as the README says
      (`java @conf/jvm.options -jar JAR -conf {...binlog.dir...}`), beanstalkd as `beanstalkd -b DIR`;
-  2. is filled with --jobs jobs of --size bytes by `Bench --mode prefill` (pipelined, from the jar);
+  2. is filled with --jobs jobs of --size bytes by `Bench --mode prefill` (pipelined, from the bench jar);
   3. is killed with SIGKILL once every put was answered INSERTED;
   4. starts again the same way (ours with `-Xlog:gc` into OUT, to read the heap the replay took);
      the clock starts at the exec; a client connects every 5 ms until `stats` is answered;
@@ -29,6 +29,14 @@ import subprocess
 import sys
 import tempfile
 import time
+
+def bench_classpath(jar):
+    """The load generator's class path: the server jar JAR, then the bench's own jar (BENCH_JAR,
+    else the one `mvn package` builds beside the server's, target/vertx-beanstalkd-bench.jar)."""
+    default = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "target",
+                           "vertx-beanstalkd-bench.jar")
+    return jar + os.pathsep + os.path.normpath(os.environ.get("BENCH_JAR", default))
+
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
@@ -95,7 +103,7 @@ def kill(proc):
 
 
 def prefill(jar, port, jobs, size, log_path):
-    cmd = ["taskset", "-c", "1", "java", "-Xmx1g", "-cp", jar, "io.github.vertxbeanstalkd.bench.Bench",
+    cmd = ["taskset", "-c", "1", "java", "-Xmx1g", "-cp", bench_classpath(jar), "io.github.vertxbeanstalkd.bench.Bench",
            "--mode", "prefill", "--target", f"127.0.0.1:{port}", "--jobs", str(jobs), "-s", str(size)]
     with open(log_path, "ab") as log:
         subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT, check=True, timeout=1800)

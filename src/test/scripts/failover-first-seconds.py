@@ -6,7 +6,7 @@ directory), every node on CPU 0, one after the other: each node's warm-up has th
 on machines of their own (--start-together starts them at once, their three warm-ups sharing the
 core); once the primary is known the two standbys move to CPU 1 (as
 bench-replication.py --standby-cpus 1 does: the primary's core does what a lone server's does plus
-shipping). The load generator (the jar's Bench in --stdin mode, one warm JVM for the whole script)
+shipping). The load generator (the bench jar's Bench in --stdin mode, one warm JVM for the whole script)
 is on CPU 1.
 
   1. "before": put c=50 against the primary for --steady-ms; the standbys apply what it ships.
@@ -51,6 +51,14 @@ import subprocess
 import tempfile
 import time
 import urllib.request
+
+def bench_classpath(jar):
+    """The load generator's class path: the server jar JAR, then the bench's own jar (BENCH_JAR,
+    else the one `mvn package` builds beside the server's, target/vertx-beanstalkd-bench.jar)."""
+    default = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "target",
+                           "vertx-beanstalkd-bench.jar")
+    return jar + os.pathsep + os.path.normpath(os.environ.get("BENCH_JAR", default))
+
 
 HOST = "127.0.0.1"
 PUT50 = "--mode put -c 50 -p 1"
@@ -161,7 +169,7 @@ class Generator:
 
     def __init__(self, jar):
         self.proc = subprocess.Popen(
-            ["taskset", "-c", "1", "java", "-cp", jar, "io.github.vertxbeanstalkd.bench.Bench", "--stdin"],
+            ["taskset", "-c", "1", "java", "-cp", bench_classpath(jar), "io.github.vertxbeanstalkd.bench.Bench", "--stdin"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
 
     def run(self, port, window_ms, errors_allowed=False):

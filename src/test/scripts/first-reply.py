@@ -20,8 +20,8 @@ rebuild does not replace it mid-run):
     cp target/vertx-beanstalkd.jar /tmp/compat.jar
     flock /tmp/bench.lock python3 src/test/scripts/first-reply.py --jar /tmp/compat.jar --runs 9
 Options: --jar PATH, --jvm-options FILE [conf/jvm.options], --runs N [7], --no-beanstalkd,
-         --conf JSON (more of our config keys; '{"tcp":{"warmUp":false}}' to compare without the
-         warm-up), --extra-jvm=ARG (repeatable; the = is needed, as ARG starts with -),
+         --conf JSON (more of our config keys; '{"metrics":{"enabled":false}}' to compare
+         without metrics), --extra-jvm=ARG (repeatable; the = is needed, as ARG starts with -),
          --binlog (every server on a new binlog directory: ours with binlog.dir, beanstalkd
          with -b), --label TEXT (our row in the summary), --variant LABEL:JAR[:CONF_JSON]
          (repeatable: more servers of ours in the same alternation, to compare builds or

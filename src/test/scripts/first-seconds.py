@@ -2,7 +2,7 @@
 """The first seconds of a freshly started server under load, ours against beanstalkd 1.12.
 
 Every run starts a new server pinned to CPU 0 and loads it from the moment its port opens: the
-load generator (the jar's Bench, one JVM for the whole script, pinned to CPU 1 and warmed up on a
+load generator (the bench jar's Bench, one JVM for the whole script, pinned to CPU 1 and warmed up on a
 throwaway beanstalkd first, so that its own JIT is not what is measured) gets its case the moment
 the port is in LISTEN state (read from /proc/net/tcp*, so no probe connection touches the server)
 and its timed window starts then: connecting counts. Per run:
@@ -36,7 +36,7 @@ One command per figure:
     first seconds, all three cases:   first-seconds.py --jar JAR
     one case:                         first-seconds.py --jar JAR --cases put50
     two builds in the same run:       first-seconds.py --jar NEW.jar --variant old:OLD.jar
-    a setting against the default:    first-seconds.py --jar JAR --variant nowarm:JAR:'{"tcp":{"warmUp":false}}'
+    a setting against the default:    first-seconds.py --jar JAR --variant nometrics:JAR:'{"metrics":{"enabled":false}}'
     from the exec, JDK 17 and 25:      first-seconds.py --jar JAR --from-exec --label jdk17 \
                                          --variant jdk25:JAR --java-for jdk25:/usr/lib/jvm/temurin-25-jdk-amd64/bin/java
     JVM arguments against none:       first-seconds.py --jar JAR --variant c1:JAR:'{}:-XX:TieredStopAtLevel=1'
@@ -73,6 +73,14 @@ import statistics
 import subprocess
 import sys
 import time
+
+def bench_classpath(jar):
+    """The load generator's class path: the server jar JAR, then the bench's own jar (BENCH_JAR,
+    else the one `mvn package` builds beside the server's, target/vertx-beanstalkd-bench.jar)."""
+    default = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "target",
+                           "vertx-beanstalkd-bench.jar")
+    return jar + os.pathsep + os.path.normpath(os.environ.get("BENCH_JAR", default))
+
 
 HOST = "127.0.0.1"
 START_SECONDS = 120.0
@@ -177,7 +185,7 @@ class Generator:
 
     def __init__(self, jar):
         self.proc = subprocess.Popen(
-            ["taskset", "-c", "1", "java", "-cp", jar, "io.github.vertxbeanstalkd.bench.Bench", "--stdin"],
+            ["taskset", "-c", "1", "java", "-cp", bench_classpath(jar), "io.github.vertxbeanstalkd.bench.Bench", "--stdin"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
 
     def send(self, line):

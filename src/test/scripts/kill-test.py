@@ -148,6 +148,13 @@ import uuid
 from client_ledger import (HOST, POLL_SECONDS, PROBE_SECONDS, Conn, Consumer, DeadlinePassed, Ledger, Producer,
                            analyse, clock, drain, now, tube_stats, wait_for)
 
+def bench_classpath(jar):
+    """The load generator's class path: the server jar JAR, then the bench's own jar (BENCH_JAR,
+    else the one `mvn package` builds beside the server's, target/vertx-beanstalkd-bench.jar)."""
+    default = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "target",
+                           "vertx-beanstalkd-bench.jar")
+    return jar + os.pathsep + os.path.normpath(os.environ.get("BENCH_JAR", default))
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 HEALTHZ_SECONDS = 0.7
 
@@ -720,7 +727,7 @@ class BacklogProducer(threading.Thread):
 
 def prefill_backlog(primary, args, workdir):
     """--backlog: Bench's pipelined prefill puts N jobs into a tube of its own on the primary; returns the tube."""
-    out = subprocess.run([args.java, "-Xmx1g", "-cp", args.jar, "io.github.vertxbeanstalkd.bench.Bench",
+    out = subprocess.run([args.java, "-Xmx1g", "-cp", bench_classpath(args.jar), "io.github.vertxbeanstalkd.bench.Bench",
                           "--mode", "prefill", "--target", "%s:%d" % (HOST, primary.port), "--jobs", str(args.backlog),
                           "-s", str(max(1, args.body_bytes or 100))],
                          capture_output=True, text=True, timeout=3600)

@@ -86,6 +86,13 @@ import uuid
 from client_ledger import (Conn, Consumer, DeadlinePassed, Ledger, Producer, analyse, clock, drain, now,
                            tube_stats, wait_for)
 
+def bench_classpath(jar):
+    """The load generator's class path: the server jar JAR, then the bench's own jar (BENCH_JAR,
+    else the one `mvn package` builds beside the server's, target/vertx-beanstalkd-bench.jar)."""
+    default = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "target",
+                           "vertx-beanstalkd-bench.jar")
+    return jar + os.pathsep + os.path.normpath(os.environ.get("BENCH_JAR", default))
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 PREFIX = "bpt-"                      # every namespace of this script; --cleanup looks for it
 MARKER = ".partition-test-run"       # in every directory of this script, with the run id
@@ -524,7 +531,7 @@ class NsConsumer(Consumer):
 
 def prefill(node, args, jobs):
     """Bench's pipelined prefill, run in the node's namespace against its address; returns the tube."""
-    command = ["ip", "netns", "exec", node.ns, args.java, "-Xmx512m", "-cp", args.jar,
+    command = ["ip", "netns", "exec", node.ns, args.java, "-Xmx512m", "-cp", bench_classpath(args.jar),
                "io.github.vertxbeanstalkd.bench.Bench", "--mode", "prefill", "--target",
                "%s:%d" % (node.host, node.port), "--jobs", str(jobs), "-s", "100"]
     out = subprocess.run(command, capture_output=True, text=True, timeout=600)

@@ -6,7 +6,7 @@ back, and how long the old primary, restarted, takes beyond its own replay.
      conf/cluster-group.xml with a cluster name of its own, replication.minAcks 1), the nodes on
      CPU 0 and 1 as they come (taskset is left to the kernel unless --pin), the load generator on
      CPU 1.
-  2. Fills the primary with --jobs jobs of --size bytes (the product's Bench, --mode prefill) and
+  2. Fills the primary with --jobs jobs of --size bytes (the bench jar's Bench, --mode prefill) and
      waits until both standbys are caught up ("standbys": 2).
   3. Starts put c=--load-connections against the primary (Bench --mode put) for --load-ms, so that
      the primary has changes in flight when it dies: its log runs past what the standbys hold (an
@@ -39,6 +39,14 @@ import tempfile
 import threading
 import time
 import urllib.request
+
+def bench_classpath(jar):
+    """The load generator's class path: the server jar JAR, then the bench's own jar (BENCH_JAR,
+    else the one `mvn package` builds beside the server's, target/vertx-beanstalkd-bench.jar)."""
+    default = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "target",
+                           "vertx-beanstalkd-bench.jar")
+    return jar + os.pathsep + os.path.normpath(os.environ.get("BENCH_JAR", default))
+
 
 JAR = os.environ.get("JAR", "target/vertx-beanstalkd.jar")
 
@@ -125,7 +133,7 @@ class Node:
 
 
 def bench(java, port, args, timeout=1800):
-    out = subprocess.run(["taskset", "-c", "1", java, "-cp", JAR, "io.github.vertxbeanstalkd.bench.Bench",
+    out = subprocess.run(["taskset", "-c", "1", java, "-cp", bench_classpath(JAR), "io.github.vertxbeanstalkd.bench.Bench",
                           "--target", "127.0.0.1:%d" % port] + args, capture_output=True, text=True, timeout=timeout)
     lines = [l for l in out.stdout.splitlines() if l.startswith("{")]
     return json.loads(lines[-1]) if lines else {"error": out.stdout[-2000:] + out.stderr[-2000:]}

@@ -11,7 +11,7 @@ after another for --warm-ms and measures the next one. Reported per run: ops/s, 
 the server's CPU time per operation over the window and, for ours, the collector's pauses that ended
 inside the window (-Xlog:gc with wall-clock times).
 
-The generator is the jar's Bench in --stdin mode, one JVM for the whole script on CPU 1, warmed up
+The generator is the bench jar's Bench in --stdin mode, one JVM for the whole script on CPU 1, warmed up
 on a throwaway beanstalkd first: a fresh generator JVM per case compiles its own code during the
 measured window on the generator's core, which put ms-scale stalls into both servers' tails (a
 drain against beanstalkd 1.12: p99.9 0.4-2.7 ms with a fresh generator per case, 140-180 us with a

@@ -4,15 +4,17 @@ import io.github.vertxbeanstalkd.api.BusFrontVerticle;
 import io.github.vertxbeanstalkd.bus.ConnectionRouting;
 import io.github.vertxbeanstalkd.bus.EngineAddress;
 import io.github.vertxbeanstalkd.bus.EngineRequest;
-import io.github.vertxbeanstalkd.bus.GroupStatus;
+import io.github.vertxbeanstalkd.cluster.GroupStatus;
 import io.github.vertxbeanstalkd.bus.LocalCodec;
 import io.github.vertxbeanstalkd.config.BinlogSection;
 import io.github.vertxbeanstalkd.config.FsyncSetting;
+import io.github.vertxbeanstalkd.config.HeapBudget;
 import io.github.vertxbeanstalkd.config.ServerConfig;
 import io.github.vertxbeanstalkd.engine.Clock;
+import io.github.vertxbeanstalkd.engine.EngineOptions;
 import io.github.vertxbeanstalkd.engine.QueueEngineVerticle;
-import io.github.vertxbeanstalkd.bus.EngineObserver;
-import io.github.vertxbeanstalkd.bus.GroupState;
+import io.github.vertxbeanstalkd.engine.EngineObserver;
+import io.github.vertxbeanstalkd.cluster.GroupState;
 import io.github.vertxbeanstalkd.replication.Forwarding;
 import io.github.vertxbeanstalkd.replication.PrimaryRoute;
 import io.github.vertxbeanstalkd.replication.OwnStream;
@@ -24,9 +26,8 @@ import io.github.vertxbeanstalkd.metrics.CommandDurations;
 import io.github.vertxbeanstalkd.metrics.ServerMetrics;
 import io.github.vertxbeanstalkd.persistence.BinlogConfig;
 import io.github.vertxbeanstalkd.persistence.FsyncPolicy;
-import io.github.vertxbeanstalkd.server.TcpServerVerticle;
-import io.github.vertxbeanstalkd.server.TlsCredentials;
-import io.github.vertxbeanstalkd.warmup.Rehearsal;
+import io.github.vertxbeanstalkd.tcp.TcpServerVerticle;
+import io.github.vertxbeanstalkd.tcp.TlsCredentials;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxException;
@@ -149,17 +150,9 @@ public final class BeanstalkServer {
     deployed = claimed;
     Future<ServerInfo> gathered = deployed.compose(v -> vertx.executeBlocking(ServerInfo::gather));
     deployed = gathered
-        .compose(info -> vertx.deployVerticle(new QueueEngineVerticle(address, info, config.maxJobSizeBytes(),
-            binlogConfig(config.binlog()), metrics == null ? EngineObserver.NONE : metrics, clock)
-            .withMaxMemory(config.maxMemoryBytes())
-            .withMaxHeldState(ServerConfig.heldStateHeapBytes(Runtime.getRuntime().maxMemory()))
-            .withCopiesInTransit(ServerConfig.copiesInTransitHeapBytes(Runtime.getRuntime().maxMemory()))))
+        .compose(info -> vertx.deployVerticle(new QueueEngineVerticle(address, engineOptions(config, info),
+            metrics == null ? EngineObserver.NONE : metrics, clock)))
         .onSuccess(ids::add);
-    if (fronts.hasTcp() && config.isWarmUpEnabled()) {
-      // After the engine (and its replay of the log), before the port opens.
-      deployed = deployed.compose(v -> Rehearsal.run(vertx, gathered.result(), durations.isEnabled(),
-          binlogConfig(config.binlog())));
-    }
     if (isReplicated) {
       // Every node's port serves the queue from the start; the group decides which node's engine
       // runs the connections' sessions, and opens the event-bus address on the primary only.
@@ -185,6 +178,15 @@ public final class BeanstalkServer {
   }
 
   /** The binlog's settings in the persistence layer's terms, from the validated {@code binlog} section. */
+  /** The engine's settings: the config's, and the heap's shares for what the engine holds on it. */
+  static EngineOptions engineOptions(ServerConfig config, ServerInfo info) {
+    long maxHeapBytes = Runtime.getRuntime().maxMemory();
+    return EngineOptions.of(info, config.maxJobSizeBytes(), binlogConfig(config.binlog()))
+        .withMaxMemory(config.maxMemoryBytes())
+        .withMaxHeldState(HeapBudget.heldStateHeapBytes(maxHeapBytes))
+        .withCopiesInTransit(HeapBudget.copiesInTransitHeapBytes(maxHeapBytes));
+  }
+
   static BinlogConfig binlogConfig(BinlogSection section) {
     FsyncSetting fsync = section.fsync();
     FsyncPolicy policy = switch (fsync.mode()) {

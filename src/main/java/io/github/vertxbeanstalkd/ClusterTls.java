@@ -1,7 +1,7 @@
 package io.github.vertxbeanstalkd;
 
 import io.github.vertxbeanstalkd.config.ClusterTlsConfig;
-import io.github.vertxbeanstalkd.server.TlsCredentials;
+import io.github.vertxbeanstalkd.tcp.TlsCredentials;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.eventbus.EventBusOptions;

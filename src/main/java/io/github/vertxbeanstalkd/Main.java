@@ -2,7 +2,7 @@ package io.github.vertxbeanstalkd;
 
 import io.github.vertxbeanstalkd.config.ClusterTlsConfig;
 import io.github.vertxbeanstalkd.config.ServerConfig;
-import io.github.vertxbeanstalkd.server.TlsCredentials;
+import io.github.vertxbeanstalkd.tcp.TlsCredentials;
 import io.vertx.core.VertxException;
 import io.vertx.core.json.JsonObject;
 import io.vertx.launcher.application.ExitCodes;

@@ -1,7 +1,7 @@
 package io.github.vertxbeanstalkd;
 
 import io.github.vertxbeanstalkd.config.ConfigLoader;
-import io.github.vertxbeanstalkd.server.TlsCredentials;
+import io.github.vertxbeanstalkd.tcp.TlsCredentials;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import org.slf4j.Logger;

@@ -6,8 +6,8 @@ import io.github.vertxbeanstalkd.bus.EngineAddress;
 import io.github.vertxbeanstalkd.config.ServerConfig;
 import io.github.vertxbeanstalkd.metrics.CommandDurations;
 import io.github.vertxbeanstalkd.replication.Fronts;
-import io.github.vertxbeanstalkd.server.TcpServerVerticle;
-import io.github.vertxbeanstalkd.server.TlsCredentials;
+import io.github.vertxbeanstalkd.tcp.TcpServerVerticle;
+import io.github.vertxbeanstalkd.tcp.TlsCredentials;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 

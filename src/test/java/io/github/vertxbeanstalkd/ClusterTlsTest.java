@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.vertxbeanstalkd.config.ClusterTlsConfig;
-import io.github.vertxbeanstalkd.server.TlsCredentials;
+import io.github.vertxbeanstalkd.tcp.TlsCredentials;
 import io.vertx.core.eventbus.EventBusOptions;
 import io.vertx.core.http.ClientAuth;
 import io.vertx.core.net.JksOptions;

@@ -1,10 +1,11 @@
 package io.github.vertxbeanstalkd.api;
 
-import io.github.vertxbeanstalkd.bus.ClusterNodes;
+import io.github.vertxbeanstalkd.cluster.ClusterNodes;
 import io.github.vertxbeanstalkd.bus.EngineAddress;
 import io.github.vertxbeanstalkd.bus.EngineClient;
 import io.github.vertxbeanstalkd.bus.SessionCalls;
-import io.github.vertxbeanstalkd.client.Failure;
+import io.github.vertxbeanstalkd.contract.Action;
+import io.github.vertxbeanstalkd.contract.Failure;
 import io.github.vertxbeanstalkd.config.ServerConfig;
 import io.github.vertxbeanstalkd.metrics.CommandDurations;
 import io.github.vertxbeanstalkd.protocol.Reply;
@@ -87,10 +88,11 @@ public final class BusFrontVerticle extends VerticleBase {
   }
 
   private void onRequest(Message<Object> message) {
-    String action = message.headers().get("action");
-    if ("drain".equals(action) || "undrain".equals(action)) {
+    String action = message.headers().get(Action.HEADER);
+    Action word = Action.of(action);
+    if (word == Action.DRAIN || word == Action.UNDRAIN) {
       // Server-wide, not a protocol command: straight to the engine, as SIGUSR1 does.
-      boolean isDraining = action.equals("drain");
+      boolean isDraining = word == Action.DRAIN;
       engine.drain(isDraining).onComplete(r -> {
         if (r.succeeded()) {
           message.reply(new JsonObject().put("draining", isDraining));

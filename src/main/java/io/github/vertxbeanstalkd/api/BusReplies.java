@@ -1,6 +1,7 @@
 package io.github.vertxbeanstalkd.api;
 
-import io.github.vertxbeanstalkd.client.Failure;
+import io.github.vertxbeanstalkd.contract.Action;
+import io.github.vertxbeanstalkd.contract.Failure;
 import io.github.vertxbeanstalkd.protocol.Reply;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -35,7 +36,7 @@ final class BusReplies {
           return new JsonObject();
         case BURIED:
           // EVENTBUS.md: a release the server had to bury says so.
-          return action.equals("release") ? new JsonObject().put("buried", true) : new JsonObject();
+          return Action.RELEASE.word().equals(action) ? new JsonObject().put("buried", true) : new JsonObject();
         default:
           Failure f = Failure.of(word.name());
           throw new RequestRefused(f == null ? Failure.INTERNAL_ERROR : f, null);

@@ -1,7 +1,8 @@
 package io.github.vertxbeanstalkd.api;
 
 import io.github.vertxbeanstalkd.bus.Scope;
-import io.github.vertxbeanstalkd.client.Failure;
+import io.github.vertxbeanstalkd.contract.Action;
+import io.github.vertxbeanstalkd.contract.Failure;
 import io.github.vertxbeanstalkd.protocol.Command;
 import io.github.vertxbeanstalkd.protocol.CommandParser;
 import io.vertx.core.json.JsonArray;
@@ -47,8 +48,12 @@ final class BusRequests {
     String session = text(json, "session", null, MAX_SESSION_CHARS);
     String node = text(json, "node", null, MAX_SESSION_CHARS);
     Call c = new Call(action, session, node);
-    switch (action) {
-      case "put" -> {
+    Action named = Action.of(action);
+    if (named == null) {
+      throw new RequestRefused(Failure.UNKNOWN_COMMAND, "unknown action '" + action + "'");
+    }
+    switch (named) {
+      case PUT -> {
         String tube = tube(json);
         byte[] bytes = body(json);
         long pri = number(json, "pri", DEFAULT_PRIORITY, MAX_U32);
@@ -59,7 +64,7 @@ final class BusRequests {
             : new Command.Put((int) pri, (int) delay, (int) ttr, bytes, true);
         return c.using(tube, cmd);
       }
-      case "reserve" -> {
+      case RESERVE -> {
         c.requireSession();
         List<String> tubes = tubes(json);
         // EVENTBUS.md: reserve waits at most 'timeout' seconds and the sender's send timeout lies
@@ -67,65 +72,66 @@ final class BusRequests {
         // reserve-with-timeout -1 on TCP (BEHAVIOURS.md 3).
         return c.watching(tubes, new Command.Reserve(number(json, "timeout", 0, MAX_U32)));
       }
-      case "reserve-job" -> {
+      case RESERVE_JOB -> {
         c.requireSession();
         return c.of(new Command.ReserveJob(id(json)));
       }
-      case "delete" -> {
+      case DELETE -> {
         return c.of(new Command.Delete(id(json)));
       }
-      case "release" -> {
+      case RELEASE -> {
         long id = id(json);
         long pri = number(json, "pri", DEFAULT_PRIORITY, MAX_U32);
         return c.of(new Command.Release(id, (int) pri, (int) number(json, "delay", 0, MAX_U32)));
       }
-      case "bury" -> {
+      case BURY -> {
         long id = id(json);
         long pri = number(json, "pri", -1, MAX_U32);
         return c.of(pri < 0 ? Command.Bury.keepingPriority(id) : new Command.Bury(id, (int) pri));
       }
-      case "touch" -> {
+      case TOUCH -> {
         return c.of(new Command.Touch(id(json)));
       }
-      case "kick" -> {
+      case KICK -> {
         String tube = tube(json);
         return c.using(tube, new Command.Kick(required(json, "bound", MAX_U32)));
       }
-      case "kick-job" -> {
+      case KICK_JOB -> {
         return c.of(new Command.KickJob(id(json)));
       }
-      case "peek" -> {
+      case PEEK -> {
         return c.of(new Command.Peek(id(json)));
       }
-      case "peek-ready" -> {
+      case PEEK_READY -> {
         return c.using(tube(json), Command.PeekState.READY);
       }
-      case "peek-delayed" -> {
+      case PEEK_DELAYED -> {
         return c.using(tube(json), Command.PeekState.DELAYED);
       }
-      case "peek-buried" -> {
+      case PEEK_BURIED -> {
         return c.using(tube(json), Command.PeekState.BURIED);
       }
-      case "stats-job" -> {
+      case STATS_JOB -> {
         return c.of(new Command.StatsJob(id(json)));
       }
-      case "stats-tube" -> {
+      case STATS_TUBE -> {
         return c.of(new Command.StatsTube(tube(json)));
       }
-      case "stats" -> {
+      case STATS -> {
         return c.of(Command.Stats.INSTANCE);
       }
-      case "list-tubes" -> {
+      case LIST_TUBES -> {
         return c.of(Command.ListTubes.INSTANCE);
       }
-      case "pause-tube" -> {
+      case PAUSE_TUBE -> {
         String tube = tube(json);
         return c.of(new Command.PauseTube(tube, number(json, "delay", 0, MAX_U32)));
       }
-      case "quit" -> {
+      case QUIT -> {
         c.requireSession();
         return c.of(Command.Quit.INSTANCE);
       }
+      // Server-wide, answered by the front before a request is parsed; never a session's command.
       default -> throw new RequestRefused(Failure.UNKNOWN_COMMAND, "unknown action '" + action + "'");
     }
   }

@@ -1,6 +1,6 @@
 package io.github.vertxbeanstalkd.api;
 
-import io.github.vertxbeanstalkd.client.Failure;
+import io.github.vertxbeanstalkd.contract.Failure;
 
 /** A request the front refuses before it reaches the engine: the failure word and why. */
 final class RequestRefused extends Exception {

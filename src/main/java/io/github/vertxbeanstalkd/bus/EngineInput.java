@@ -19,8 +19,13 @@ public interface EngineInput {
 
   EngineSnapshot snapshot();
 
-  /** The engine's side of log shipping. */
-  ShippingPort shipping();
+  /**
+   * The engine's own interface of type {@code type}, for an {@link EngineRequest.OnEngine}: the
+   * replication layer's port ({@code engine.ShippingPort}). The seam carries it without knowing it.
+   *
+   * @throws IllegalArgumentException when the engine offers no interface of that type
+   */
+  <P> P port(Class<P> type);
 
   /** The engine failed on {@code commands} commands of {@code key}: each is answered INTERNAL_ERROR. */
   void failed(SessionKey key, int commands);

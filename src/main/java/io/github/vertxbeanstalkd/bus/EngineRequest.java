@@ -2,6 +2,7 @@ package io.github.vertxbeanstalkd.bus;
 
 import io.github.vertxbeanstalkd.protocol.Command;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * What a front asks of the queue engine; immutable, passed by reference. Each request applies
@@ -81,14 +82,15 @@ public sealed interface EngineRequest {
   }
 
   /**
-   * The replication layer's work on the engine's thread: {@code action} runs against the engine's
-   * {@link ShippingPort}, and its result is the answer (wrapped in an {@link Answer}).
+   * Work on the engine's thread against one of the engine's own interfaces, {@code port} (the
+   * replication layer's, {@code engine.ShippingPort}): {@code action}'s result is the answer (wrapped
+   * in an {@link Answer}). In the order of the other requests, as it travels the same address.
    */
-  record Shipping(java.util.function.Function<ShippingPort, Object> action) implements EngineRequest {
-    public Object applyTo(EngineInput engine) { return new Answer(action.apply(engine.shipping())); }
+  record OnEngine<P>(Class<P> port, Function<P, Object> action) implements EngineRequest {
+    public Object applyTo(EngineInput engine) { return new Answer(action.apply(engine.port(port))); }
   }
 
-  /** What a {@link Shipping} request gave back. */
+  /** What an {@link OnEngine} request gave back. */
   record Answer(Object value) {}
 
   /** Everything one front had to say during one event-loop turn, in order: one message for many sessions. */

@@ -1,7 +1,9 @@
 package io.github.vertxbeanstalkd.client;
 
-import io.github.vertxbeanstalkd.bus.AddressRoutes;
-import io.github.vertxbeanstalkd.bus.ClusterNodes;
+import io.github.vertxbeanstalkd.cluster.AddressRoutes;
+import io.github.vertxbeanstalkd.cluster.ClusterNodes;
+import io.github.vertxbeanstalkd.contract.Action;
+import io.github.vertxbeanstalkd.contract.Failure;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -72,7 +74,7 @@ public final class BeanstalkClient {
 
   /** A text job: the string travels as it is, and the server encodes it to UTF-8, once. */
   public Future<Long> put(String tube, String body, PutOptions put) {
-    return request("put", putRequest(tube, put).put("body", body)).map(r -> r.getLong("id"));
+    return request(Action.PUT, putRequest(tube, put).put("body", body)).map(r -> r.getLong("id"));
   }
 
   /**
@@ -80,7 +82,7 @@ public final class BeanstalkClient {
    * server reads them without decoding), across a cluster as the base64 text the contract names.
    */
   public Future<Long> put(String tube, Buffer body, PutOptions put) {
-    return request("put", putRequest(tube, put).put("bodyBase64", body.getBytes())).map(r -> r.getLong("id"));
+    return request(Action.PUT, putRequest(tube, put).put("bodyBase64", body.getBytes())).map(r -> r.getLong("id"));
   }
 
   private static JsonObject putRequest(String tube, PutOptions put) {
@@ -102,13 +104,13 @@ public final class BeanstalkClient {
   /** A reserve that stops retrying through a failover once {@code isCancelled} says so. */
   Future<BeanstalkJob> reserve(List<String> tubes, long timeoutSeconds, BooleanSupplier isCancelled) {
     JsonObject json = sessionRequest().put("tubes", new JsonArray(new ArrayList<>(tubes)));
-    return FailoverRetry.send(vertx, routes, options, "reserve", elapsedMillis -> {
+    return FailoverRetry.send(vertx, routes, options, Action.RESERVE, elapsedMillis -> {
       // A retried reserve waits only what is left of its timeout; a negative one stays BAD_FORMAT.
       long leftSeconds = timeoutSeconds < 0 ? timeoutSeconds
           : Math.max(0, timeoutSeconds - (elapsedMillis + 500) / 1000);
       // EVENTBUS.md: the sender's send timeout is above the reserve's wait.
       long waitMillis = leftSeconds * 1000 + options.reserveMarginMillis();
-      return send("reserve", json.copy().put("timeout", leftSeconds), waitMillis);
+      return send(Action.RESERVE, json.copy().put("timeout", leftSeconds), waitMillis);
     }, isCancelled).recover(BeanstalkClient::typed).map(BeanstalkJob::fromJson);
   }
 
@@ -118,36 +120,36 @@ public final class BeanstalkClient {
 
   /** Reserves the job with this id, whatever tube or state (ready, delayed, buried) it is in. */
   public Future<BeanstalkJob> reserveJob(long id) {
-    return request("reserve-job", sessionRequest().put("id", id)).map(BeanstalkJob::fromJson);
+    return request(Action.RESERVE_JOB, sessionRequest().put("id", id)).map(BeanstalkJob::fromJson);
   }
 
   /** Deletes a job this client holds, or any job that is not reserved. */
   public Future<Void> delete(long id) {
-    return request("delete", sessionRequest().put("id", id)).mapEmpty();
+    return request(Action.DELETE, sessionRequest().put("id", id)).mapEmpty();
   }
 
   /** Releases a job this client holds, with the default priority and no delay. */
   public Future<Void> release(long id) {
-    return request("release", sessionRequest().put("id", id)).mapEmpty();
+    return request(Action.RELEASE, sessionRequest().put("id", id)).mapEmpty();
   }
 
   public Future<Void> release(long id, long priority, long delaySeconds) {
-    return request("release", sessionRequest().put("id", id).put("pri", priority).put("delay", delaySeconds))
+    return request(Action.RELEASE, sessionRequest().put("id", id).put("pri", priority).put("delay", delaySeconds))
         .mapEmpty();
   }
 
   /** Buries a job this client holds, keeping its priority. */
   public Future<Void> bury(long id) {
-    return request("bury", sessionRequest().put("id", id)).mapEmpty();
+    return request(Action.BURY, sessionRequest().put("id", id)).mapEmpty();
   }
 
   public Future<Void> bury(long id, long priority) {
-    return request("bury", sessionRequest().put("id", id).put("pri", priority)).mapEmpty();
+    return request(Action.BURY, sessionRequest().put("id", id).put("pri", priority)).mapEmpty();
   }
 
   /** Gives a job this client holds its whole time-to-run again. */
   public Future<Void> touch(long id) {
-    return request("touch", sessionRequest().put("id", id)).mapEmpty();
+    return request(Action.TOUCH, sessionRequest().put("id", id)).mapEmpty();
   }
 
   /**
@@ -168,44 +170,44 @@ public final class BeanstalkClient {
   // ---------------------------------------------------------------- looking and managing
 
   public Future<Long> kick(String tube, long bound) {
-    return request("kick", new JsonObject().put("tube", tube).put("bound", bound)).map(r -> r.getLong("kicked"));
+    return request(Action.KICK, new JsonObject().put("tube", tube).put("bound", bound)).map(r -> r.getLong("kicked"));
   }
 
   public Future<Void> kickJob(long id) {
-    return request("kick-job", new JsonObject().put("id", id)).mapEmpty();
+    return request(Action.KICK_JOB, new JsonObject().put("id", id)).mapEmpty();
   }
 
   public Future<BeanstalkJob> peek(long id) {
-    return request("peek", new JsonObject().put("id", id)).map(BeanstalkJob::fromJson);
+    return request(Action.PEEK, new JsonObject().put("id", id)).map(BeanstalkJob::fromJson);
   }
 
   public Future<BeanstalkJob> peekReady(String tube) {
-    return request("peek-ready", new JsonObject().put("tube", tube)).map(BeanstalkJob::fromJson);
+    return request(Action.PEEK_READY, new JsonObject().put("tube", tube)).map(BeanstalkJob::fromJson);
   }
 
   public Future<BeanstalkJob> peekDelayed(String tube) {
-    return request("peek-delayed", new JsonObject().put("tube", tube)).map(BeanstalkJob::fromJson);
+    return request(Action.PEEK_DELAYED, new JsonObject().put("tube", tube)).map(BeanstalkJob::fromJson);
   }
 
   public Future<BeanstalkJob> peekBuried(String tube) {
-    return request("peek-buried", new JsonObject().put("tube", tube)).map(BeanstalkJob::fromJson);
+    return request(Action.PEEK_BURIED, new JsonObject().put("tube", tube)).map(BeanstalkJob::fromJson);
   }
 
   /** stats-job's keys, numbers as numbers. */
   public Future<JsonObject> statsJob(long id) {
-    return request("stats-job", new JsonObject().put("id", id));
+    return request(Action.STATS_JOB, new JsonObject().put("id", id));
   }
 
   public Future<JsonObject> statsTube(String tube) {
-    return request("stats-tube", new JsonObject().put("tube", tube));
+    return request(Action.STATS_TUBE, new JsonObject().put("tube", tube));
   }
 
   public Future<JsonObject> stats() {
-    return request("stats", new JsonObject());
+    return request(Action.STATS, new JsonObject());
   }
 
   public Future<List<String>> listTubes() {
-    return request("list-tubes", new JsonObject()).map(r -> {
+    return request(Action.LIST_TUBES, new JsonObject()).map(r -> {
       List<String> names = new ArrayList<>();
       r.getJsonArray("tubes").forEach(name -> names.add((String) name));
       return names;
@@ -214,22 +216,22 @@ public final class BeanstalkClient {
 
   /** Pauses a tube for that many seconds; 0 ends a pause. */
   public Future<Void> pauseTube(String tube, long delaySeconds) {
-    return request("pause-tube", new JsonObject().put("tube", tube).put("delay", delaySeconds)).mapEmpty();
+    return request(Action.PAUSE_TUBE, new JsonObject().put("tube", tube).put("delay", delaySeconds)).mapEmpty();
   }
 
   /** Drain mode, as SIGUSR1: every put that would be stored fails with DRAINING until {@link #undrain()}. */
   public Future<Void> drain() {
-    return request("drain", new JsonObject()).mapEmpty();
+    return request(Action.DRAIN, new JsonObject()).mapEmpty();
   }
 
   /** Leaves drain mode without a restart: puts are accepted again. */
   public Future<Void> undrain() {
-    return request("undrain", new JsonObject()).mapEmpty();
+    return request(Action.UNDRAIN, new JsonObject()).mapEmpty();
   }
 
   /** Ends this client's session (quit): a reserve it waits in ends, and its jobs return to ready. */
   public Future<Void> close() {
-    return request("quit", sessionRequest()).mapEmpty();
+    return request(Action.QUIT, sessionRequest()).mapEmpty();
   }
 
   // ---------------------------------------------------------------- the contract
@@ -240,14 +242,14 @@ public final class BeanstalkClient {
     return nodeId == null ? json : json.put("node", nodeId);
   }
 
-  private Future<JsonObject> request(String action, JsonObject body) {
+  private Future<JsonObject> request(Action action, JsonObject body) {
     long timeoutMillis = options.requestTimeoutMillis();
     return FailoverRetry.send(vertx, routes, options, action, elapsedMillis -> send(action, body, timeoutMillis), () -> false)
         .recover(BeanstalkClient::typed);
   }
 
-  private Future<JsonObject> send(String action, JsonObject body, long timeoutMillis) {
-    DeliveryOptions delivery = new DeliveryOptions().addHeader("action", action).setSendTimeout(timeoutMillis);
+  private Future<JsonObject> send(Action action, JsonObject body, long timeoutMillis) {
+    DeliveryOptions delivery = new DeliveryOptions().addHeader(Action.HEADER, action.word()).setSendTimeout(timeoutMillis);
     Promise<JsonObject> reply = Promise.promise();
     primaryChanges.track(reply);
     vertx.eventBus().<JsonObject>request(options.address(), body, delivery).map(message -> message.body())

@@ -1,5 +1,6 @@
 package io.github.vertxbeanstalkd.client;
 
+import io.github.vertxbeanstalkd.contract.Failure;
 import io.vertx.core.VertxException;
 
 /** The queue refused a request of the {@link BeanstalkClient}: the protocol's word, and why. */

@@ -1,11 +1,13 @@
 package io.github.vertxbeanstalkd.client;
 
-import io.github.vertxbeanstalkd.bus.AddressRoutes;
+import io.github.vertxbeanstalkd.cluster.AddressRoutes;
+import io.github.vertxbeanstalkd.contract.Action;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.json.JsonObject;
+import java.util.EnumSet;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongFunction;
@@ -31,21 +33,21 @@ final class FailoverRetry {
    * reserved a job: that job returns to ready after its TTR, or at once on a new primary
    * (REPLICATION.md: jobs reserved on the old primary are ready on the new one).
    */
-  private static final Set<String> REPEATABLE = Set.of("reserve", "peek", "peek-ready", "peek-delayed",
-      "peek-buried", "stats-job", "stats-tube", "stats", "list-tubes");
+  private static final Set<Action> REPEATABLE = EnumSet.of(Action.RESERVE, Action.PEEK, Action.PEEK_READY,
+      Action.PEEK_DELAYED, Action.PEEK_BURIED, Action.STATS_JOB, Action.STATS_TUBE, Action.STATS, Action.LIST_TUBES);
 
   private final Vertx vertx;
   private final String address;
   private final AddressRoutes routes;
   private final long budgetMillis;
-  private final String action;
+  private final Action action;
   private final LongFunction<Future<JsonObject>> attempt;
   private final BooleanSupplier isCancelled;
   private final long startNanos = System.nanoTime();
   private long firstFailureNanos = -1;
   private int retries;
 
-  private FailoverRetry(Vertx vertx, AddressRoutes routes, BeanstalkClientOptions options, String action,
+  private FailoverRetry(Vertx vertx, AddressRoutes routes, BeanstalkClientOptions options, Action action,
       LongFunction<Future<JsonObject>> attempt, BooleanSupplier isCancelled) {
     this.vertx = vertx;
     this.routes = routes;
@@ -60,12 +62,12 @@ final class FailoverRetry {
    * Runs {@code attempt} (given the milliseconds since the first try) until it succeeds, fails
    * otherwise than by being unreachable, or may not or need not be tried again.
    */
-  static Future<JsonObject> send(Vertx vertx, AddressRoutes routes, BeanstalkClientOptions options, String action,
+  static Future<JsonObject> send(Vertx vertx, AddressRoutes routes, BeanstalkClientOptions options, Action action,
       LongFunction<Future<JsonObject>> attempt, BooleanSupplier isCancelled) {
     return new FailoverRetry(vertx, routes, options, action, attempt, isCancelled).next();
   }
 
-  static boolean isRepeatable(String action) {
+  static boolean isRepeatable(Action action) {
     return REPEATABLE.contains(action);
   }
 
@@ -86,7 +88,7 @@ final class FailoverRetry {
     long backoffMillis = Math.min(FIRST_BACKOFF_MILLIS << Math.min(retries, 10), MOST_BACKOFF_MILLIS);
     // A quit that reached no node is not sent again: a failover ends the session anyway, its jobs
     // ready on the new primary, and stopping a consumer should not wait for the address to return.
-    boolean isRetried = isSafeToRepeat && !action.equals("quit")
+    boolean isRetried = isSafeToRepeat && action != Action.QUIT
         && millisSince(firstFailureNanos) + backoffMillis <= budgetMillis && !isCancelled.getAsBoolean();
     if (!isRetried) {
       return Future.failedFuture(unreachable(re, isSafeToRepeat));
@@ -102,16 +104,16 @@ final class FailoverRetry {
     String message;
     if (cause.failureType() == ReplyFailure.NO_HANDLERS) {
       message = String.format("%s: no node consumed the queue's address '%s'%s, as for a moment during a failover;"
-          + " the request reached no node, so it did not happen and is safe to send again", action, address, tries);
+          + " the request reached no node, so it did not happen and is safe to send again", action.word(), address, tries);
     } else if (isSafeToRepeat) {
       message = String.format("%s: no reply from the queue at '%s'%s (its primary may have failed);"
-          + " a %s is safe to send again", action, address, tries,
-          action.equals("reserve") ? "reserve (a job it may have got returns to ready)" : "read");
+          + " a %s is safe to send again", action.word(), address, tries,
+          action == Action.RESERVE ? "reserve (a job it may have got returns to ready)" : "read");
     } else {
       message = String.format("%s: no reply from the queue at '%s' (its primary may have failed);"
-          + " the request may or may not have happened: check the queue before sending it again", action, address);
+          + " the request may or may not have happened: check the queue before sending it again", action.word(), address);
     }
-    return new QueueUnreachableException(action, isSafeToRepeat, cause, message + " (" + cause.getMessage() + ")");
+    return new QueueUnreachableException(action.word(), isSafeToRepeat, cause, message + " (" + cause.getMessage() + ")");
   }
 
   private static long millisSince(long nanos) {

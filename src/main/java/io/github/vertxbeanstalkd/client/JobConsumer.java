@@ -1,5 +1,6 @@
 package io.github.vertxbeanstalkd.client;
 
+import io.github.vertxbeanstalkd.contract.Failure;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;

@@ -10,15 +10,12 @@ import java.util.Set;
  * The server's settings, validated. Read from the JSON config (launcher {@code -conf}), where the
  * environment variables of {@link #ENVIRONMENT} override the file.
  *
- * @param isWarmUpEnabled {@code tcp.warmUp}, off by default: before the port opens, throwaway servers
- *     are put through every command and then through load over loopback, until the JIT compilers
- *     settle; every client is refused meanwhile, so the port opens right after replay unless asked
  * @param replication the {@code replication} section: off unless the node joins a group
  * @param listeners the {@code listeners} list: addresses served besides {@code host}/{@code port}
  *     and {@code tls.port}, TCP (IPv4 or IPv6) or unix domain sockets, plain or TLS
  */
 public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSection binlog, boolean isTcpEnabled,
-    boolean isWarmUpEnabled, EventBusConfig eventBus, HttpConfig http, boolean isMetricsEnabled,
+    EventBusConfig eventBus, HttpConfig http, boolean isMetricsEnabled,
     long shutdownGraceMillis, int maxConnections, long maxMemoryBytes, TlsConfig tls,
     ReplicationConfig replication, List<ListenerConfig> listeners) {
   public static final String DEFAULT_HOST = "127.0.0.1";
@@ -29,8 +26,6 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
   public static final int MAX_JOB_SIZE_LIMIT = 1 << 30;
   /** How long a SIGTERM waits for replies in flight and the binlog's last fsync. */
   public static final long DEFAULT_SHUTDOWN_GRACE_MILLIS = 10_000;
-  /** File descriptors kept for everything but client connections: jars, binlog files, listeners, a cluster. */
-  static final int RESERVED_FILE_DESCRIPTORS = 256;
 
   /** Environment variable to config key. */
   public static final Map<String, String> ENVIRONMENT = Map.of(
@@ -43,9 +38,8 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
 
   private static final Set<String> KEYS =
       Set.of("host", "port", "maxJobSize", "shutdownGraceMillis", "maxConnections", "maxMemory");
-  private static final Set<String> TCP_KEYS = Set.of("enabled", "warmUp");
-  private static final Map<String, String> TCP_ENVIRONMENT = Map.of("BEANSTALKD_TCP_ENABLED", "tcp.enabled",
-      "BEANSTALKD_TCP_WARM_UP", "tcp.warmUp");
+  private static final Set<String> TCP_KEYS = Set.of("enabled");
+  private static final Map<String, String> TCP_ENVIRONMENT = Map.of("BEANSTALKD_TCP_ENABLED", "tcp.enabled");
   private static final Set<String> METRICS_KEYS = Set.of("enabled");
   private static final Map<String, String> METRICS_ENVIRONMENT =
       Map.of("BEANSTALKD_METRICS_ENABLED", "metrics.enabled");
@@ -53,16 +47,15 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
   private static final Set<String> SECTION_KEYS = sectionKeys();
 
   /**
-   * Jobs in memory only, both protocol fronts on, the TCP warm-up on, the default event-bus address,
-   * no HTTP listener.
+   * Jobs in memory only, both protocol fronts on, the default event-bus address, no HTTP listener.
    */
   public ServerConfig(String host, int port, int maxJobSizeBytes) {
     this(host, port, maxJobSizeBytes, BinlogSection.inMemory());
   }
 
   public ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSection binlog) {
-    this(host, port, maxJobSizeBytes, binlog, true, false, EventBusConfig.defaults(), HttpConfig.off(), true,
-        DEFAULT_SHUTDOWN_GRACE_MILLIS, defaultMaxConnections(), 0, TlsConfig.off(), ReplicationConfig.off(),
+    this(host, port, maxJobSizeBytes, binlog, true, EventBusConfig.defaults(), HttpConfig.off(), true,
+        DEFAULT_SHUTDOWN_GRACE_MILLIS, HeapBudget.defaultMaxConnections(), 0, TlsConfig.off(), ReplicationConfig.off(),
         List.of());
   }
 
@@ -88,7 +81,7 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
 
   /** Loopback, an ephemeral port, default limits. */
   public static ServerConfig forTests() {
-    return new ServerConfig(DEFAULT_HOST, 0, DEFAULT_MAX_JOB_SIZE).withWarmUp(false);
+    return new ServerConfig(DEFAULT_HOST, 0, DEFAULT_MAX_JOB_SIZE);
   }
 
   public ServerConfig withMaxJobSize(int bytes) {
@@ -106,10 +99,6 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
 
   public ServerConfig withEventBus(EventBusConfig config) {
     return with(c -> c.eventBus = config);
-  }
-
-  public ServerConfig withWarmUp(boolean isEnabled) {
-    return with(c -> c.isWarmUpEnabled = isEnabled);
   }
 
   public ServerConfig withHttp(HttpConfig config) {
@@ -157,65 +146,6 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
     return with(c -> c.isMetricsEnabled = false);
   }
 
-  /**
-   * The process's limit of open files less {@link #RESERVED_FILE_DESCRIPTORS}, so that a flood of
-   * connections cannot take the descriptors the binlog and the listeners need, and no more than the
-   * heap holds ({@link #heapConnections}); at least 16.
-   */
-  public static int defaultMaxConnections() {
-    long limit = Integer.MAX_VALUE;
-    if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
-        instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
-      limit = unix.getMaxFileDescriptorCount();
-    }
-    long connections = Math.min(limit - RESERVED_FILE_DESCRIPTORS, heapConnections(Runtime.getRuntime().maxMemory()));
-    return (int) Math.max(16, Math.min(Integer.MAX_VALUE, connections));
-  }
-
-  /** Heap a connection takes (measured, idle: 9.1-9.2 KiB, most of it Netty's and Vert.x's objects). */
-  public static final long CONNECTION_HEAP_BYTES = 10 * 1024;
-  /**
-   * Heap that is not the connections': the young generation (-Xmn32m in conf/jvm.options) and the
-   * server's own objects (about 9 MiB live after start); a quarter more goes to the replies held
-   * for clients that do not read them (server.HeldReplies).
-   */
-  static final long HEAP_RESERVED_BYTES = 48L << 20;
-
-  /**
-   * The connections a heap of {@code maxHeapBytes} holds beside what it needs anyway (and beside the
-   * {@link #heldStateHeapBytes tubes, watches and sessions} and the {@link #copiesInTransitHeapBytes
-   * bodies on their way to a front}), so that a flood of connections is refused at the door instead
-   * of ending the process with OutOfMemoryError.
-   */
-  public static long heapConnections(long maxHeapBytes) {
-    return Math.max(0, (long) (maxHeapBytes * 0.75) - HEAP_RESERVED_BYTES - heldStateHeapBytes(maxHeapBytes)
-        - copiesInTransitHeapBytes(maxHeapBytes)) / CONNECTION_HEAP_BYTES;
-  }
-
-  /**
-   * The heap the engine's tubes, watch lists and sessions may take, priced as maxMemory prices them
-   * (measured: a new tube with its watch entry 982 B live, priced 1,088): an eighth of the heap.
-   * They live on the heap while maxMemory is sized by direct memory, so without a cap of their own
-   * one connection watching new tubes ended the process with OutOfMemoryError (-Xmx320m: after
-   * about 300,000 tubes, with maxMemory admitting 1.3 million); past it, {@code use}, {@code watch}
-   * of a new tube and new event-bus sessions answer OUT_OF_MEMORY.
-   */
-  public static long heldStateHeapBytes(long maxHeapBytes) {
-    return maxHeapBytes / 8;
-  }
-
-  /**
-   * The job bodies the engine may have copied into replies, and the documents it may have made
-   * for them, that a front has not yet received: a sixteenth of the heap. Past it, that front's
-   * sessions wait before a reserve, peek, stats or list-tubes until the front has them
-   * (engine.FrontFlow); without it, 64 clients pipelining peeks of a 64 KiB job had hundreds of
-   * MiB copied in one engine turn and ended a server with {@code -Xmx128m}, and 2,200 pipelining
-   * list-tubes ended one with conf/jvm.options.
-   */
-  public static long copiesInTransitHeapBytes(long maxHeapBytes) {
-    return maxHeapBytes / 16;
-  }
-
   /** A copy with one change: the record's fields, writable, for the withers above. */
   private static final class Copy {
     String host;
@@ -223,7 +153,6 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
     int maxJobSizeBytes;
     BinlogSection binlog;
     boolean isTcpEnabled;
-    boolean isWarmUpEnabled;
     EventBusConfig eventBus;
     HttpConfig http;
     boolean isMetricsEnabled;
@@ -242,7 +171,6 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
     c.maxJobSizeBytes = maxJobSizeBytes;
     c.binlog = binlog;
     c.isTcpEnabled = isTcpEnabled;
-    c.isWarmUpEnabled = isWarmUpEnabled;
     c.eventBus = eventBus;
     c.http = http;
     c.isMetricsEnabled = isMetricsEnabled;
@@ -253,7 +181,7 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
     c.replication = replication;
     c.listeners = listeners;
     change.accept(c);
-    return new ServerConfig(c.host, c.port, c.maxJobSizeBytes, c.binlog, c.isTcpEnabled, c.isWarmUpEnabled,
+    return new ServerConfig(c.host, c.port, c.maxJobSizeBytes, c.binlog, c.isTcpEnabled,
         c.eventBus, c.http, c.isMetricsEnabled, c.shutdownGraceMillis, c.maxConnections, c.maxMemoryBytes, c.tls,
         c.replication, c.listeners);
   }
@@ -301,7 +229,7 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
     List<ListenerConfig> listeners = ListenerConfig.fromJson(json, host);
     boolean hasTlsListeners = listeners.stream().anyMatch(ListenerConfig::isTls);
     return new ServerConfig(host, port, maxJobSize, binlog, tcp.flag("enabled", true),
-        tcp.flag("warmUp", false), eventBus, HttpConfig.fromJson(json, host), isMetricsEnabled,
+        eventBus, HttpConfig.fromJson(json, host), isMetricsEnabled,
         graceMillis, maxConnections, maxMemory, TlsConfig.fromJson(json, host, hasTlsListeners),
         ReplicationConfig.fromJson(json, eventBus.address(), binlog.isEnabled()), listeners);
   }

@@ -64,21 +64,9 @@ final class JobTable {
   private final IdIndex index;
 
   JobTable(DirectMemory memory) {
-    this(memory, 0);
-  }
-
-  /**
-   * @param pageShrinkLog2 pages of records and bodies 2^this times smaller than a real server's: the
-   *     warm-up's throwaway engines ({@link QueueEngineVerticle#withRehearsalPages()}) then take, with
-   *     a few thousand jobs, the branches of the store's page search that a real backlog first takes
-   *     at millions. Without it the put path's compiled code was thrown away at 2^21 jobs (the 128th
-   *     page: an unstable_if trap in ItemPool.lowestPageWithRoom, -XX:+LogCompilation) and compiled
-   *     again under the load, the put c=50 tail's p99.9 (about 4.5 ms against 2 ms).
-   */
-  JobTable(DirectMemory memory, int pageShrinkLog2) {
     this.memory = memory;
-    this.records = new ItemPool(memory, RECORD_BYTES, RECORDS_PER_PAGE_LOG2 - pageShrinkLog2);
-    this.bodies = new BodyStore(memory, pageShrinkLog2);
+    this.records = new ItemPool(memory, RECORD_BYTES, RECORDS_PER_PAGE_LOG2);
+    this.bodies = new BodyStore(memory);
     this.index = new IdIndex(memory, this::id);
   }
 

@@ -1,7 +1,6 @@
 package io.github.vertxbeanstalkd.engine;
 
 import io.github.vertxbeanstalkd.persistence.Binlog;
-import io.github.vertxbeanstalkd.bus.ChangeStream;
 import io.github.vertxbeanstalkd.persistence.BinlogRecord;
 import io.github.vertxbeanstalkd.persistence.JobBases;
 import io.github.vertxbeanstalkd.persistence.JobCounters;

@@ -1,8 +1,5 @@
 package io.github.vertxbeanstalkd.engine;
 
-import io.github.vertxbeanstalkd.bus.ChangeStream;
-import io.github.vertxbeanstalkd.bus.CopySlice;
-import io.github.vertxbeanstalkd.bus.ShippingPort;
 import io.github.vertxbeanstalkd.persistence.BinlogRecord;
 import io.github.vertxbeanstalkd.persistence.FrameBuffer;
 import io.github.vertxbeanstalkd.persistence.LogPosition;

@@ -62,14 +62,8 @@ public final class QueueEngine {
   /** An engine whose job store takes at most what {@code memory} allows. */
   QueueEngine(Clock clock, ReplySink sink, ServerInfo info, long maxJobSizeBytes, Binlog binlog,
       DirectMemory directMemory) {
-    this(clock, sink, info, maxJobSizeBytes, binlog, directMemory, 0);
-  }
-
-  /** See {@link JobTable#JobTable(DirectMemory, int)} for {@code storePageShrinkLog2}. */
-  QueueEngine(Clock clock, ReplySink sink, ServerInfo info, long maxJobSizeBytes, Binlog binlog,
-      DirectMemory directMemory, int storePageShrinkLog2) {
     this.clock = clock;
-    this.table = new JobTable(directMemory, storePageShrinkLog2);
+    this.table = new JobTable(directMemory);
     this.tubes = new Tubes(table);
     this.sessions = new Sessions(table);
     this.memory = new MemoryCap(table, tubes, sessions);

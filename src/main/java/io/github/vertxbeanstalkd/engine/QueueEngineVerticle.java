@@ -2,11 +2,9 @@ package io.github.vertxbeanstalkd.engine;
 
 import io.github.vertxbeanstalkd.bus.EngineAddress;
 import io.github.vertxbeanstalkd.bus.EngineInput;
-import io.github.vertxbeanstalkd.bus.EngineObserver;
 import io.github.vertxbeanstalkd.bus.EngineSnapshot;
 import io.github.vertxbeanstalkd.bus.Scope;
 import io.github.vertxbeanstalkd.bus.SessionKey;
-import io.github.vertxbeanstalkd.bus.ShippingPort;
 import io.github.vertxbeanstalkd.protocol.Command;
 import io.github.vertxbeanstalkd.bus.EngineReplies;
 import io.github.vertxbeanstalkd.bus.EngineReply;
@@ -40,19 +38,10 @@ public final class QueueEngineVerticle extends VerticleBase {
   private static final long PERIOD_MILLIS = 1000;
 
   private final EngineAddress address;
-  private final ServerInfo info;
-  private final long maxJobSizeBytes;
-  private final BinlogConfig binlogConfig;
+  private final EngineOptions options;
   private final EngineObserver observer;
   private final Clock clock;
   private final EngineInput input = new Input();
-  private long maxMemoryBytes;
-  private long maxHeldStateBytes = Long.MAX_VALUE;
-  private long copiesInTransitBytes = Long.MAX_VALUE;
-  /** Set for the warm-up's throwaway servers only: see {@link #writingLogNowhere()}. */
-  private boolean isLogWrittenNowhere;
-  /** Also for the warm-up's servers only: see {@link #withRehearsalPages()}. */
-  private int storePageShrinkLog2;
   private Binlog binlog;
   private QueueEngine engine;
   private EventBus bus;
@@ -68,70 +57,25 @@ public final class QueueEngineVerticle extends VerticleBase {
   /** Reply-less sends, alike every time: one options object, not one per message. */
   private static final DeliveryOptions SEND = new DeliveryOptions();
 
-  public QueueEngineVerticle(EngineAddress address, ServerInfo info, long maxJobSizeBytes,
-      BinlogConfig binlogConfig) {
-    this(address, info, maxJobSizeBytes, binlogConfig, EngineObserver.NONE);
+  public QueueEngineVerticle(EngineAddress address, EngineOptions options) {
+    this(address, options, EngineObserver.NONE);
   }
 
-  public QueueEngineVerticle(EngineAddress address, ServerInfo info, long maxJobSizeBytes,
-      BinlogConfig binlogConfig, EngineObserver observer) {
-    this(address, info, maxJobSizeBytes, binlogConfig, observer, Clock.system());
+  public QueueEngineVerticle(EngineAddress address, EngineOptions options, EngineObserver observer) {
+    this(address, options, observer, Clock.system());
   }
 
   /** @param clock the engine's only clock: timers, TTRs, delays and the snapshots' time */
-  public QueueEngineVerticle(EngineAddress address, ServerInfo info, long maxJobSizeBytes,
-      BinlogConfig binlogConfig, EngineObserver observer, Clock clock) {
+  public QueueEngineVerticle(EngineAddress address, EngineOptions options, EngineObserver observer, Clock clock) {
     this.clock = clock;
     this.address = address;
-    this.info = info;
-    this.maxJobSizeBytes = maxJobSizeBytes;
-    this.binlogConfig = binlogConfig;
+    this.options = options;
     this.observer = observer;
-  }
-
-  /**
-   * For the warm-up's throwaway servers: a configured binlog is opened writing nowhere ({@link
-   * Binlog#openWritingNowhere}), so the log's code runs without a disk.
-   */
-  public QueueEngineVerticle writingLogNowhere() {
-    this.isLogWrittenNowhere = true;
-    return this;
-  }
-
-  /**
-   * For the warm-up's throwaway servers: the job store's pages hold 64 times fewer jobs (256
-   * records, 26 KiB of 100-byte bodies), so that the rehearsal's 100,000 jobs reach the page counts
-   * of a backlog of millions (see {@link JobTable#JobTable(DirectMemory, int)}), while a page still
-   * grows in blocks from its first 16 KiB, as a real one does.
-   */
-  public QueueEngineVerticle withRehearsalPages() {
-    this.storePageShrinkLog2 = 6;
-    return this;
-  }
-
-  /** maxMemory, in bytes; 0 (the default) for {@link QueueEngine#DEFAULT_MAX_MEMORY_SHARE} of the store's limit. */
-  public QueueEngineVerticle withMaxMemory(long bytes) {
-    this.maxMemoryBytes = bytes;
-    return this;
-  }
-
-  /** The heap's share for tubes, watch lists and sessions ({@link QueueEngine#limitHeldState}); unlimited by default. */
-  public QueueEngineVerticle withMaxHeldState(long bytes) {
-    this.maxHeldStateBytes = bytes;
-    return this;
-  }
-
-  /**
-   * Each front's budget of bodies and documents on their way to it ({@link QueueEngine#limitCopiesInTransit});
-   * unlimited by default.
-   */
-  public QueueEngineVerticle withCopiesInTransit(long bytes) {
-    this.copiesInTransitBytes = bytes;
-    return this;
   }
 
   @Override
   public Future<?> start() {
+    long maxMemoryBytes = options.maxMemoryBytes();
     long storeLimit = new DirectMemory().limitBytes();
     if (maxMemoryBytes > storeLimit) {
       // Before the binlog is opened: a start-up that cannot succeed touches nothing.
@@ -146,17 +90,13 @@ public final class QueueEngineVerticle extends VerticleBase {
     // there too and the jobs go straight into its off-heap store; it is handed to this context
     // once the replay is over, before any request reaches it.
     return vertx.executeBlocking(() -> {
-          Binlog opened;
-          if (!binlogConfig.isEnabled()) {
-            opened = Binlog.inMemory(binlogConfig);
-          } else if (isLogWrittenNowhere) {
-            opened = Binlog.openWritingNowhere(binlogConfig, onEngineThread, new Listener());
-          } else {
-            opened = Binlog.lock(binlogConfig, onEngineThread, new Listener());
-          }
-          QueueEngine built = new QueueEngine(clock, this::collect, info, maxJobSizeBytes, opened,
-              new DirectMemory(), storePageShrinkLog2);
-          if (binlogConfig.isEnabled() && !isLogWrittenNowhere) {
+          BinlogConfig binlogConfig = options.binlog();
+          Binlog opened = binlogConfig.isEnabled()
+              ? Binlog.lock(binlogConfig, onEngineThread, new Listener())
+              : Binlog.inMemory(binlogConfig);
+          QueueEngine built = new QueueEngine(clock, this::collect, options.info(), options.maxJobSizeBytes(), opened,
+              new DirectMemory());
+          if (binlogConfig.isEnabled()) {
             try {
               built.restored(opened.replay(built.replayTarget()));
             } catch (Exception | Error e) {
@@ -170,8 +110,8 @@ public final class QueueEngineVerticle extends VerticleBase {
         .compose(built -> {
           engine = built;
           engine.limitMemory(maxMemoryBytes);
-          engine.limitHeldState(maxHeldStateBytes);
-          engine.limitCopiesInTransit(copiesInTransitBytes);
+          engine.limitHeldState(options.maxHeldStateBytes());
+          engine.limitCopiesInTransit(options.copiesInTransitBytes());
           consumer = bus.localConsumer(address.requests(), msg -> {
             Object answer = handle(msg.body());
             if (msg.replyAddress() != null) {
@@ -315,8 +255,11 @@ public final class QueueEngineVerticle extends VerticleBase {
     }
 
     @Override
-    public ShippingPort shipping() {
-      return engine.shipping();
+    public <P> P port(Class<P> type) {
+      if (type == ShippingPort.class) {
+        return type.cast(engine.shipping());
+      }
+      throw new IllegalArgumentException("the engine offers no " + type.getName());
     }
 
     @Override

@@ -1,7 +1,7 @@
 package io.github.vertxbeanstalkd.http;
 
-import io.github.vertxbeanstalkd.bus.GroupState;
-import io.github.vertxbeanstalkd.bus.GroupStatus;
+import io.github.vertxbeanstalkd.cluster.GroupState;
+import io.github.vertxbeanstalkd.cluster.GroupStatus;
 import io.vertx.core.json.JsonObject;
 
 /**

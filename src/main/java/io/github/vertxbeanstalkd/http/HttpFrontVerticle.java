@@ -1,7 +1,7 @@
 package io.github.vertxbeanstalkd.http;
 
 import io.github.vertxbeanstalkd.bus.EngineAddress;
-import io.github.vertxbeanstalkd.bus.GroupStatus;
+import io.github.vertxbeanstalkd.cluster.GroupStatus;
 import io.github.vertxbeanstalkd.config.HttpConfig;
 import io.github.vertxbeanstalkd.metrics.ServerMetrics;
 import io.vertx.core.Future;

@@ -4,8 +4,6 @@ import io.github.vertxbeanstalkd.protocol.Command;
 import io.github.vertxbeanstalkd.protocol.JobState;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -41,14 +39,6 @@ public final class CommandDurations implements Command.Handler<Void, Timer> {
           .serviceLevelObjectives(BUCKETS)
           .register(registry));
     }
-  }
-
-  /**
-   * Timers like a server's, in a registry of their own that nothing scrapes: for the start-up
-   * rehearsal, so that it runs the same timing code as the server it warms up.
-   */
-  public static CommandDurations unscraped() {
-    return new CommandDurations(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
   }
 
   public boolean isEnabled() {

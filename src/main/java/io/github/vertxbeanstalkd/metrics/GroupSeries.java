@@ -1,7 +1,7 @@
 package io.github.vertxbeanstalkd.metrics;
 
-import io.github.vertxbeanstalkd.bus.GroupState;
-import io.github.vertxbeanstalkd.bus.GroupStatus;
+import io.github.vertxbeanstalkd.cluster.GroupState;
+import io.github.vertxbeanstalkd.cluster.GroupStatus;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

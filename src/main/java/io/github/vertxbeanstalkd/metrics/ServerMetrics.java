@@ -1,8 +1,8 @@
 package io.github.vertxbeanstalkd.metrics;
 
 import io.github.vertxbeanstalkd.bus.EngineSnapshot;
-import io.github.vertxbeanstalkd.bus.EngineObserver;
-import io.github.vertxbeanstalkd.bus.GroupStatus;
+import io.github.vertxbeanstalkd.engine.EngineObserver;
+import io.github.vertxbeanstalkd.cluster.GroupStatus;
 import io.github.vertxbeanstalkd.protocol.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;

@@ -1,7 +1,7 @@
 package io.github.vertxbeanstalkd.replication;
 
-import io.github.vertxbeanstalkd.bus.ChangeStream;
-import io.github.vertxbeanstalkd.bus.CopySlice;
+import io.github.vertxbeanstalkd.engine.ChangeStream;
+import io.github.vertxbeanstalkd.engine.CopySlice;
 import io.github.vertxbeanstalkd.persistence.BinlogRecord;
 import io.github.vertxbeanstalkd.persistence.RecordFrames;
 import io.vertx.core.Context;

@@ -2,7 +2,7 @@ package io.github.vertxbeanstalkd.replication;
 
 import io.github.vertxbeanstalkd.bus.EngineAddress;
 import io.github.vertxbeanstalkd.bus.EngineRequest;
-import io.github.vertxbeanstalkd.bus.ShippingPort;
+import io.github.vertxbeanstalkd.engine.ShippingPort;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
@@ -22,13 +22,13 @@ final class EngineShipping {
   @SuppressWarnings("unchecked")
   <T> Future<T> run(Function<ShippingPort, T> action) {
     return vertx.eventBus().<EngineRequest.Answer>request(address.requests(),
-            new EngineRequest.Shipping(port -> action.apply(port)), NO_TIMEOUT)
+            new EngineRequest.OnEngine<>(ShippingPort.class, port -> action.apply(port)), NO_TIMEOUT)
         .map(msg -> (T) msg.body().value());
   }
 
   /** Runs {@code action} without waiting for it. */
   void send(java.util.function.Consumer<ShippingPort> action) {
-    vertx.eventBus().send(address.requests(), new EngineRequest.Shipping(port -> {
+    vertx.eventBus().send(address.requests(), new EngineRequest.OnEngine<>(ShippingPort.class, port -> {
       action.accept(port);
       return null;
     }));

@@ -1,6 +1,6 @@
 package io.github.vertxbeanstalkd.replication;
 
-import io.github.vertxbeanstalkd.bus.AddressRoutes;
+import io.github.vertxbeanstalkd.cluster.AddressRoutes;
 import io.github.vertxbeanstalkd.persistence.ReceivedFrames;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

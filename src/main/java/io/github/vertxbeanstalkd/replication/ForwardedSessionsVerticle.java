@@ -1,6 +1,6 @@
 package io.github.vertxbeanstalkd.replication;
 
-import io.github.vertxbeanstalkd.bus.ClusterNodes;
+import io.github.vertxbeanstalkd.cluster.ClusterNodes;
 import io.github.vertxbeanstalkd.bus.EngineAddress;
 import io.github.vertxbeanstalkd.bus.EngineClient;
 import io.github.vertxbeanstalkd.bus.EngineReply;

@@ -13,7 +13,7 @@ public final class PrimaryRoute {
   /**
    * The primary of one term.
    *
-   * @param nodeId its Vert.x cluster node id, as {@link io.github.vertxbeanstalkd.bus.ClusterNodes} reads them
+   * @param nodeId its Vert.x cluster node id, as {@link io.github.vertxbeanstalkd.cluster.ClusterNodes} reads them
    * @param address where it takes forwarded connections' frames (null when it is this node)
    */
   public record Primary(long term, String nodeId, String address) {

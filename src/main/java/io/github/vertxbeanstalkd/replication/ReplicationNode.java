@@ -1,11 +1,11 @@
 package io.github.vertxbeanstalkd.replication;
 
 import com.hazelcast.core.HazelcastInstance;
-import io.github.vertxbeanstalkd.bus.ClusterNodes;
-import io.github.vertxbeanstalkd.bus.CopySlice;
+import io.github.vertxbeanstalkd.cluster.ClusterNodes;
+import io.github.vertxbeanstalkd.engine.CopySlice;
 import io.github.vertxbeanstalkd.bus.EngineAddress;
-import io.github.vertxbeanstalkd.bus.GroupState;
-import io.github.vertxbeanstalkd.bus.GroupStatus;
+import io.github.vertxbeanstalkd.cluster.GroupState;
+import io.github.vertxbeanstalkd.cluster.GroupStatus;
 import io.github.vertxbeanstalkd.bus.LocalCodec;
 import io.github.vertxbeanstalkd.config.ReplicationConfig;
 import io.vertx.core.Context;

@@ -1,6 +1,6 @@
 package io.github.vertxbeanstalkd.replication;
 
-import io.github.vertxbeanstalkd.bus.CopySlice;
+import io.github.vertxbeanstalkd.engine.CopySlice;
 import io.github.vertxbeanstalkd.config.ReplicationConfig;
 import io.github.vertxbeanstalkd.persistence.RecordFrames;
 import io.vertx.core.Vertx;

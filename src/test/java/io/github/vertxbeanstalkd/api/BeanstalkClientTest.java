@@ -1,6 +1,7 @@
 package io.github.vertxbeanstalkd.api;
 
 import io.github.vertxbeanstalkd.client.*;
+import io.github.vertxbeanstalkd.contract.Failure;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -138,7 +139,7 @@ class BeanstalkClientTest {
   @Test
   void twoServersInOneVertxEachWithItsOwnAddress() throws Exception {
     BeanstalkServer second = Bus.await(BeanstalkServer.deploy(vertx,
-        new JsonObject().put("port", 0).put("tcp.warmUp", false).put("http.port", 0)
+        new JsonObject().put("port", 0).put("http.port", 0)
             .put("eventBus", new JsonObject().put("address", "second"))));
     BeanstalkClient other = BeanstalkClient.create(vertx, new BeanstalkClientOptions().withAddress("second"));
     Bus.await(client.put("t", "first"));
@@ -160,7 +161,7 @@ class BeanstalkClientTest {
     BeanstalkClient late = BeanstalkClient.create(vertx, new BeanstalkClientOptions().withAddress("late"));
     Future<Long> put = late.put("t", "early");
     Bus.await(BeanstalkServer.deploy(vertx,
-        new JsonObject().put("port", 0).put("tcp.warmUp", false).put("http.port", 0)
+        new JsonObject().put("port", 0).put("http.port", 0)
             .put("eventBus", new JsonObject().put("address", "late"))));
     assertEquals(1L, Bus.await(put));
     assertEquals(1L, Bus.await(late.stats()).getLong("total-jobs"), "stored once");

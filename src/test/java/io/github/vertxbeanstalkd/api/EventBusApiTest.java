@@ -1,6 +1,7 @@
 package io.github.vertxbeanstalkd.api;
 
 import io.github.vertxbeanstalkd.client.*;
+import io.github.vertxbeanstalkd.contract.Failure;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;

@@ -86,19 +86,12 @@ class ServerConfigTest {
   }
 
   @Test
-  void theWarmUpIsOnUnlessTurnedOff() {
-    // Off by default: a closed port while the JIT warms up costs clients more than it saves them.
-    assertFalse(ServerConfig.fromJson(new JsonObject()).isWarmUpEnabled());
-    assertTrue(ServerConfig.fromJson(new JsonObject().put("tcp.warmUp", true)).isWarmUpEnabled());
-    assertFalse(ServerConfig.fromJson(new JsonObject().put("tcp", new JsonObject().put("warmUp", false)))
-        .isWarmUpEnabled());
-    assertFalse(ServerConfig.fromJson(new JsonObject().put("tcp.warmUp", "false")).isWarmUpEnabled());
-    assertFalse(ServerConfig.fromJson(new JsonObject().put("tcp.warmUp", true).put("BEANSTALKD_TCP_WARM_UP", "false"))
-        .isWarmUpEnabled());
-    assertFalse(ServerConfig.forTests().isWarmUpEnabled());
+  void theRetiredWarmUpKeyIsRefusedNamingIt() {
+    // The closed-port rehearsal is gone (the start cache does its work): a config that asks for it
+    // fails at start with one line, instead of starting without what it asked for.
     var e = assertThrows(IllegalArgumentException.class,
-        () -> ServerConfig.fromJson(new JsonObject().put("tcp.warmUp", "yes")));
-    assertEquals("config: 'tcp.warmUp' must be true or false, got yes", e.getMessage());
+        () -> ServerConfig.fromJson(new JsonObject().put("tcp", new JsonObject().put("warmUp", true))));
+    assertEquals("config: unknown key 'tcp.warmUp'", e.getMessage());
   }
 
   @Test

@@ -6,7 +6,7 @@ import io.github.vertxbeanstalkd.metrics.CommandDurations;
 import io.github.vertxbeanstalkd.replication.ForwardedSessionsVerticle;
 import io.github.vertxbeanstalkd.replication.Forwarding;
 import io.github.vertxbeanstalkd.replication.PrimaryRoute;
-import io.github.vertxbeanstalkd.server.TcpServerVerticle;
+import io.github.vertxbeanstalkd.tcp.TcpServerVerticle;
 import io.vertx.core.Vertx;
 import java.util.UUID;
 

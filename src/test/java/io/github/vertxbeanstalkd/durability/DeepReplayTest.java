@@ -35,7 +35,7 @@ class DeepReplayTest {
   @Test
   void aMillionJobsComeBackIntoA64MibHeap() throws Exception {
     long buried = writeLog();
-    String conf = "{\"port\":0,\"http\":{\"port\":0},\"tcp\":{\"warmUp\":false},\"binlog\":{\"dir\":\""
+    String conf = "{\"port\":0,\"http\":{\"port\":0},\"binlog\":{\"dir\":\""
         + dir.toAbsolutePath() + "\",\"fsync\":\"never\"}}";
     // The heap a replay may take is the test: the job store's room is set apart, as conf/jvm.options does.
     List<String> jvm = List.of("-Xmx64m", "-XX:MaxDirectMemorySize=1g", "-XX:+ExitOnOutOfMemoryError");

@@ -57,7 +57,7 @@ class AdminApiFuzzTest {
     if (vertx == null) {
       vertx = Vertx.vertx();
       BeanstalkServer server = BeanstalkServer.deploy(vertx, new JsonObject().put("port", 0).put("http.port", 0)
-          .put("tcp.warmUp", false).put("eventBus.enabled", false)).await(30, TimeUnit.SECONDS);
+          .put("eventBus.enabled", false)).await(30, TimeUnit.SECONDS);
       http = new RawHttp(server.httpPort());
     }
     for (int n = data.consumeInt(1, 3); n > 0; n--) {

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.vertxbeanstalkd.TestClient;
 import io.github.vertxbeanstalkd.config.HttpConfig;
 import io.github.vertxbeanstalkd.config.ServerConfig;
-import io.github.vertxbeanstalkd.server.DeployedServerTest;
+import io.github.vertxbeanstalkd.tcp.DeployedServerTest;
 import io.vertx.core.json.JsonObject;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;

@@ -9,7 +9,7 @@ import io.github.vertxbeanstalkd.BeanstalkServer;
 import io.github.vertxbeanstalkd.TestClient;
 import io.github.vertxbeanstalkd.config.HttpConfig;
 import io.github.vertxbeanstalkd.config.ServerConfig;
-import io.github.vertxbeanstalkd.server.DeployedServerTest;
+import io.github.vertxbeanstalkd.tcp.DeployedServerTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -32,7 +32,7 @@ class DashboardSeriesTest {
     }
     assertFalse(queried.isEmpty());
     BeanstalkServer server = vertx.executeBlocking(() -> null).compose(v -> BeanstalkServer.deploy(vertx,
-        new JsonObject().put("port", 0).put("tcp.warmUp", false).put("http", new JsonObject().put("port", 0))
+        new JsonObject().put("port", 0).put("http", new JsonObject().put("port", 0))
             .put("binlog", new JsonObject().put("dir", dir.toString()).put("fsync", "always"))))
         .toCompletionStage().toCompletableFuture().join();
     try (TestClient c = TestClient.connect(server.port())) {

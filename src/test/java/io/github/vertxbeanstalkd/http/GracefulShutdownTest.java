@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.vertxbeanstalkd.TestClient;
-import io.github.vertxbeanstalkd.server.DeployedServerTest;
+import io.github.vertxbeanstalkd.tcp.DeployedServerTest;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import org.junit.jupiter.api.Test;

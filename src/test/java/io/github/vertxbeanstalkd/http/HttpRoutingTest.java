@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.vertxbeanstalkd.TestClient;
 import io.github.vertxbeanstalkd.config.HttpConfig;
 import io.github.vertxbeanstalkd.config.ServerConfig;
-import io.github.vertxbeanstalkd.server.DeployedServerTest;
+import io.github.vertxbeanstalkd.tcp.DeployedServerTest;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.net.Socket;

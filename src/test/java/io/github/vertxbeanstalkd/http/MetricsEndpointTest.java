@@ -10,7 +10,7 @@ import io.github.vertxbeanstalkd.TestClient;
 import io.github.vertxbeanstalkd.config.HttpConfig;
 import io.github.vertxbeanstalkd.config.ServerConfig;
 import io.github.vertxbeanstalkd.engine.Clock;
-import io.github.vertxbeanstalkd.server.DeployedServerTest;
+import io.github.vertxbeanstalkd.tcp.DeployedServerTest;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
 

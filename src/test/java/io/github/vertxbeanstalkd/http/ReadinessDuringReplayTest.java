@@ -26,7 +26,7 @@ class ReadinessDuringReplayTest {
   @Test
   void readyzIs503WhileReplayingAndHealthzIs200Throughout(Vertx vertx, @TempDir Path dir) throws Exception {
     // No warm-up: the replay is what is watched, and each warm-up took 17-20 s of the suite.
-    JsonObject config = new JsonObject().put("port", 0).put("tcp.warmUp", false)
+    JsonObject config = new JsonObject().put("port", 0)
         .put("binlog", new JsonObject().put("dir", dir.toString()).put("fsync", "never"))
         .put("http", new JsonObject().put("port", 0));
     BeanstalkServer first = await(BeanstalkServer.deploy(vertx, config));

@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.vertxbeanstalkd.BeanstalkServer;
-import io.github.vertxbeanstalkd.bus.GroupState;
-import io.github.vertxbeanstalkd.bus.GroupStatus;
+import io.github.vertxbeanstalkd.cluster.GroupState;
+import io.github.vertxbeanstalkd.cluster.GroupStatus;
 import io.github.vertxbeanstalkd.config.HttpConfig;
 import io.github.vertxbeanstalkd.config.ServerConfig;
 import io.github.vertxbeanstalkd.engine.Clock;

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A reply's size hint bounds its encoded size: the TCP front counts the replies a client leaves
- * unread by it (server.HeldReplies), so a hint far below the truth lets such a client hold more
+ * unread by it (tcp.HeldReplies), so a hint far below the truth lets such a client hold more
  * than the heap's share for them.
  */
 class ReplySizeHintTest {

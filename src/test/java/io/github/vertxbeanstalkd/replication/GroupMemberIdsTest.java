@@ -3,7 +3,7 @@ package io.github.vertxbeanstalkd.replication;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
-import io.github.vertxbeanstalkd.bus.ClusterNodes;
+import io.github.vertxbeanstalkd.cluster.ClusterNodes;
 import io.github.vertxbeanstalkd.cluster.LoopbackCluster;
 import io.vertx.core.Vertx;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.vertxbeanstalkd.BeanstalkServer;
 import io.github.vertxbeanstalkd.TestClient;
-import io.github.vertxbeanstalkd.bus.CopySlice;
+import io.github.vertxbeanstalkd.engine.CopySlice;
 import io.github.vertxbeanstalkd.bus.LocalCodec;
 import io.github.vertxbeanstalkd.cluster.Waits;
 import io.github.vertxbeanstalkd.config.BinlogSection;

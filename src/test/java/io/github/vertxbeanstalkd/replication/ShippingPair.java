@@ -2,7 +2,7 @@ package io.github.vertxbeanstalkd.replication;
 
 import io.github.vertxbeanstalkd.BeanstalkServer;
 import io.github.vertxbeanstalkd.TestClient;
-import io.github.vertxbeanstalkd.bus.CopySlice;
+import io.github.vertxbeanstalkd.engine.CopySlice;
 import io.github.vertxbeanstalkd.bus.LocalCodec;
 import io.github.vertxbeanstalkd.config.BinlogSection;
 import io.github.vertxbeanstalkd.config.FsyncSetting;

@@ -1,0 +1,58 @@
+package io.github.vertxbeanstalkd.contract;
+
+/**
+ * EVENTBUS.md's actions: the words a request names in its {@link #HEADER} header, one per command the
+ * event-bus API serves, shared by the event-bus front that parses them and the client that sends them.
+ */
+public enum Action {
+  PUT("put"),
+  RESERVE("reserve"),
+  RESERVE_JOB("reserve-job"),
+  DELETE("delete"),
+  RELEASE("release"),
+  BURY("bury"),
+  TOUCH("touch"),
+  KICK("kick"),
+  KICK_JOB("kick-job"),
+  PEEK("peek"),
+  PEEK_READY("peek-ready"),
+  PEEK_DELAYED("peek-delayed"),
+  PEEK_BURIED("peek-buried"),
+  STATS_JOB("stats-job"),
+  STATS_TUBE("stats-tube"),
+  STATS("stats"),
+  LIST_TUBES("list-tubes"),
+  PAUSE_TUBE("pause-tube"),
+  QUIT("quit"),
+  /** Enter drain mode, as SIGUSR1 does: answered by the front itself. */
+  DRAIN("drain"),
+  /** Leave drain mode. */
+  UNDRAIN("undrain");
+
+  /** The message header that names the action. */
+  public static final String HEADER = "action";
+
+  private final String word;
+
+  Action(String word) {
+    this.word = word;
+  }
+
+  /** The action as the header spells it. */
+  public String word() {
+    return word;
+  }
+
+  /** The action {@code word} names, or null for a word EVENTBUS.md does not define. */
+  public static Action of(String word) {
+    if (word == null) {
+      return null;
+    }
+    for (Action a : values()) {
+      if (a.word.equals(word)) {
+        return a;
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,7 @@
+/**
+ * The event-bus API's words (EVENTBUS.md): the actions a request names ({@link
+ * io.github.vertxbeanstalkd.contract.Action}) and the failures it may get back ({@link
+ * io.github.vertxbeanstalkd.contract.Failure}). Both sides of the contract import it, the event-bus
+ * front ({@code api}) and the typed client ({@code client}), and it imports nothing of ours.
+ */
+package io.github.vertxbeanstalkd.contract;
