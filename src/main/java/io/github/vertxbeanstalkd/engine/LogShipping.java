@@ -204,13 +204,25 @@ public final class LogShipping implements ShippingPort {
 
   /**
    * A standby applies a primary's records, in order, to its jobs and to its own binlog, where each
-   * frame goes as it came.
+   * frame goes as it came. A job it does not hold yet (every job of a copy but those a change put
+   * first) goes into the store and its tube's structures straight from its frame: no record, body
+   * or counters object for it, and no lookups but the id's and, once a run, the tube's.
    */
   @Override
   public void apply(ReceivedFrames received) {
     long now = clock.nanos();
+    long wallNow = clock.epochMillis();
     byte[] frames = received.data();
+    Tube tube = null;
     for (int i = 0; i < received.size(); i++) {
+      if (received.isJob(i)) {
+        // A job this node does not hold (a copy's, a put's) is placed from its frame, no record made.
+        Tube placed = jobs.placeNew(received.job(i), tube, now, wallNow);
+        if (placed != null) {
+          tube = placed;
+          continue;
+        }
+      }
       BinlogRecord r = received.record(i);
       int at = received.frameOffset(i);
       if (r instanceof BinlogRecord.HighWater h) {
