@@ -3,6 +3,7 @@ package io.github.vertxbeanstalkd.engine;
 import io.github.vertxbeanstalkd.persistence.Binlog;
 import io.github.vertxbeanstalkd.bus.ChangeStream;
 import io.github.vertxbeanstalkd.persistence.BinlogRecord;
+import io.github.vertxbeanstalkd.persistence.FrameBuffer;
 import io.github.vertxbeanstalkd.persistence.JobBases;
 import io.github.vertxbeanstalkd.persistence.JobCounters;
 import io.github.vertxbeanstalkd.persistence.JobFrame;
@@ -305,11 +306,23 @@ final class JobTransitions {
   }
 
   /**
-   * What the job is now, as a log snapshot whose body is read from the store when it is framed:
-   * only for a frame written in this same turn.
+   * Frames the job as it is now, a log snapshot written straight from its record and its stored
+   * body into {@code frames}, with no record object made: a copy slice, read in one engine turn.
+   *
+   * @param wallNow the wall clock at {@code now}, read once for the slice
    */
-  BinlogRecord.JobSnapshot snapshotToFrameNow(int j, long now) {
-    return snapshot(j, now, new StoredBody(table, j));
+  void frameSnapshot(int j, long now, long wallNow, FrameBuffer frames) {
+    JobState state = table.state(j);
+    SnapshotState stored = switch (state) {
+      case DELAYED -> SnapshotState.DELAYED;
+      case BURIED -> SnapshotState.BURIED;
+      default -> SnapshotState.READY;
+    };
+    long readyAt = state == JobState.DELAYED ? wallNow + (table.deadlineNanos(j) - now) / 1_000_000 : 0;
+    frames.addJob(table.id(j), stored, table.priority(j), table.delaySeconds(j), table.ttrSeconds(j), readyAt,
+        wallNow - (now - table.createdNanos(j)) / 1_000_000, table.reserves(j), table.timeouts(j),
+        table.releases(j), table.buries(j), table.kicks(j), tubeOf(j).name, table.bodyLength(j),
+        (target, at) -> table.copyBody(j, target, at));
   }
 
   /**

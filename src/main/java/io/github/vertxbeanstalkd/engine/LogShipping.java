@@ -160,11 +160,12 @@ public final class LogShipping implements ShippingPort {
     frames.add(new BinlogRecord.HighWater(jobs.nextJobId()));
     int looked = 0;
     int j = table.nextSlot(cursor);
+    long wallNow = clock.epochMillis();
     for (; j != JobTable.NONE && frames.length() < maxBytes && looked < SLICE_MAX_SLOTS; j = table.nextSlot(j + 1)) {
       looked++;
       if (table.isLive(j)) {
-        // Framed at once, straight from the store: no copy of the body of its own.
-        frames.add(jobs.snapshotToFrameNow(j, now));
+        // Framed at once, straight from the record and the store: no snapshot object, no body copy of its own.
+        jobs.frameSnapshot(j, now, wallNow, frames);
       }
     }
     stream.copied(new CopySlice(standby, copy, jobs.lastSequence(), jobs.nextJobId(), frames.array(),
@@ -180,6 +181,7 @@ public final class LogShipping implements ShippingPort {
   @Override
   public void copyJobs(String standby, long copy, long[] ids, int cursor, int maxBytes) {
     long now = clock.nanos();
+    long wallNow = clock.epochMillis();
     FrameBuffer frames = new FrameBuffer(Math.min(maxBytes, 4 << 20) + (8 << 10));
     frames.add(new BinlogRecord.HighWater(jobs.nextJobId()));
     int held = 0;
@@ -187,7 +189,7 @@ public final class LogShipping implements ShippingPort {
     for (; i < ids.length && frames.length() < maxBytes; i++) {
       int j = jobs.get(ids[i]);
       if (j != JobTable.NONE) {
-        frames.add(jobs.snapshotToFrameNow(j, now));
+        jobs.frameSnapshot(j, now, wallNow, frames);
         held++;
       } else {
         frames.add(new BinlogRecord.Delete(ids[i]));

@@ -30,6 +30,50 @@ public final class JobFrame {
   private int frameBytes;
   private int tubeLength;
 
+  /** The bytes of a job frame with a tube name of {@code tubeLength} and a body of {@code bodyLength}. */
+  static int frameBytes(int tubeLength, int bodyLength) {
+    return TUBE + tubeLength + 4 + bodyLength;
+  }
+
+  /**
+   * Writes a job frame at {@code at} of {@code target} (room for {@link #frameBytes} bytes), all but
+   * its body and checksum: the body goes at the returned index, then {@link #seal} sums the frame.
+   * The same bytes as {@link RecordCodec#encodeInto} of the snapshot, with no record made.
+   */
+  static int writeFields(byte[] target, int at, long id, SnapshotState state, int priority, int delaySeconds,
+      int ttrSeconds, long readyAtEpochMillis, long createdEpochMillis, int reserves, int timeouts, int releases,
+      int buries, int kicks, String tube, int bodyLength) {
+    int tubeLength = tube.length();
+    if (tubeLength > 255) {
+      throw new IllegalArgumentException("tube name longer than 255 bytes: " + tubeLength);
+    }
+    INT.set(target, at, frameBytes(tubeLength, bodyLength) - RecordCodec.FRAME_HEADER_BYTES);
+    target[at + RecordCodec.FRAME_HEADER_BYTES] = RecordCodec.JOB;
+    LONG.set(target, at + ID, id);
+    target[at + STATE] = (byte) state.code();
+    INT.set(target, at + PRIORITY, priority);
+    INT.set(target, at + DELAY_SECONDS, delaySeconds);
+    INT.set(target, at + TTR_SECONDS, ttrSeconds);
+    LONG.set(target, at + READY_AT, readyAtEpochMillis);
+    LONG.set(target, at + CREATED, createdEpochMillis);
+    INT.set(target, at + COUNTERS, reserves);
+    INT.set(target, at + COUNTERS + 4, timeouts);
+    INT.set(target, at + COUNTERS + 8, releases);
+    INT.set(target, at + COUNTERS + 12, buries);
+    INT.set(target, at + COUNTERS + 16, kicks);
+    target[at + TUBE_LENGTH] = (byte) tubeLength;
+    for (int i = 0; i < tubeLength; i++) {
+      target[at + TUBE + i] = (byte) tube.charAt(i);
+    }
+    INT.set(target, at + TUBE + tubeLength, bodyLength);
+    return at + TUBE + tubeLength + 4;
+  }
+
+  /** Writes the checksum of the whole frame of {@code frameBytes} at {@code at}, its body in place. */
+  static void seal(byte[] target, int at, int frameBytes) {
+    INT.set(target, at + 4, RecordCodec.checksum(target, at, frameBytes));
+  }
+
   /** Whether the job frame at {@code offset} names a state this version knows. */
   static boolean hasKnownState(byte[] data, int offset) {
     return SnapshotState.ofCode(data[offset + STATE]) != null;
