@@ -156,15 +156,18 @@ def thread_cpu(pid):
         name = stat[stat.index("(") + 1:stat.rindex(")")]
         fields = stat[stat.rindex(")") + 2:].split()
         out[name] += (int(fields[11]) + int(fields[12])) / TICKS
+        # Minor page faults (first touches of new memory), kept apart from the CPU seconds.
+        out[" page faults"] += int(fields[7])
     return out
 
 
 def cpu_report(before, after, seconds):
     """The process's CPU over the interval, and its busiest threads', as seconds and shares of one core."""
     d = collections.Counter({k: after[k] - before.get(k, 0) for k in after})
+    faults = d.pop(" page faults", 0)
     top = ", ".join("%s %.1f s" % (k, v) for k, v in d.most_common(4) if v > 0)
-    return "%.1f s of CPU in %.1f s (%.0f%% of a core): %s" % (sum(d.values()), seconds,
-                                                               100 * sum(d.values()) / max(seconds, 1e-9), top)
+    return "%.1f s of CPU in %.1f s (%.0f%% of a core): %s; %d minor page faults" % (
+        sum(d.values()), seconds, 100 * sum(d.values()) / max(seconds, 1e-9), top, faults)
 
 
 def uptime_ms(node):

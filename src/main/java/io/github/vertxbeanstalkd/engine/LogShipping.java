@@ -215,6 +215,18 @@ public final class LogShipping implements ShippingPort {
     long now = clock.nanos();
     long wallNow = clock.epochMillis();
     byte[] frames = received.data();
+    // No client waits on a standby's engine: the job pages it makes now are made present at once.
+    table.memory().populateNewBlocks(true);
+    try {
+      applyFrames(received, now, wallNow, frames);
+    } finally {
+      table.memory().populateNewBlocks(false);
+    }
+    jobs.flushFrames();
+    afterWork.run();
+  }
+
+  private void applyFrames(ReceivedFrames received, long now, long wallNow, byte[] frames) {
     Tube tube = null;
     for (int i = 0; i < received.size(); i++) {
       if (received.isJob(i)) {
@@ -243,7 +255,5 @@ public final class LogShipping implements ShippingPort {
         }
       }
     }
-    jobs.flushFrames();
-    afterWork.run();
   }
 }
