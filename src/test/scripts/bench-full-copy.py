@@ -15,6 +15,7 @@ during the copy against without it.
      resumed on it (its log: "resuming from offset"; the new primary's: "resumes from offset", and
      no "copying the live jobs") or took a full copy, with the time from the kill to its role
      standby.
+Each node's CPU from the subscription to the copy's end (/proc, per thread) says which side is busy.
 With --jfr DIR every node records (JFR, settings=profile) and, once the copy ends, what each
 recorded during it is dumped to DIR/<node>-<role>.jfr (jcmd JFR.dump; the nodes end by SIGKILL, so
 a recording dumped at exit would be lost); src/test/scripts/jfr-top.py summarises them.
@@ -28,6 +29,7 @@ Usage (after mvn -B -q package -DskipTests):
 Loopback only; every process it starts is ended by its pid.
 """
 import argparse
+import collections
 import json
 import os
 import re
@@ -143,6 +145,39 @@ def heap_after(gclog, since_ms=0, until_ms=None, kind="Full"):
     return peak, n
 
 
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def thread_cpu(pid):
+    """CPU seconds (user + system) of each thread of a process, by thread name (names repeat: summed)."""
+    out = collections.Counter()
+    try:
+        tids = os.listdir("/proc/%d/task" % pid)
+    except OSError:
+        return out
+    for tid in tids:
+        try:
+            with open("/proc/%d/task/%s/stat" % (pid, tid)) as f:
+                stat = f.read()
+        except OSError:
+            continue
+        name = stat[stat.index("(") + 1:stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2:].split()
+        out[name] += (int(fields[11]) + int(fields[12])) / TICKS
+        # Minor page faults (first touches of new memory), kept apart from the CPU seconds.
+        out[" page faults"] += int(fields[7])
+    return out
+
+
+def cpu_report(before, after, seconds):
+    """The process's CPU over the interval, and its busiest threads', as seconds and shares of one core."""
+    d = collections.Counter({k: after[k] - before.get(k, 0) for k in after})
+    faults = d.pop(" page faults", 0)
+    top = ", ".join("%s %.1f s" % (k, v) for k, v in d.most_common(4) if v > 0)
+    return "%.1f s of CPU in %.1f s (%.0f%% of a core): %s; %d minor page faults" % (
+        sum(d.values()), seconds, 100 * sum(d.values()) / max(seconds, 1e-9), top, faults)
+
+
 def uptime_ms(node):
     return int((time.monotonic() - node.started_at) * 1000)
 
@@ -205,11 +240,13 @@ def main():
         started = time.monotonic()
         wait(lambda: "subscribed; copying" in p.text()[mark:], 120, "the new standby's subscription")
         subscribed = time.monotonic()
+        cpu_at_subscribe = {n: thread_cpu(n.proc.pid) for n in nodes}
         during = put50(p.port, a.put_ms)
         print("put c=50 during the copy: %.0f ops/s, p99 %s us" % (during.get("opsPerSec", 0), during.get("p99Us")),
               flush=True)
         line = wait(lambda: re.search(r"copied (\d+) jobs in (\d+) ms.*", p.text()[mark:]), 300, "the copy's end")
         copied_at = time.monotonic()
+        cpu_at_copied = {n: thread_cpu(n.proc.pid) for n in nodes}
         copy_until_ms = uptime_ms(p)
         if a.jfr:
             seconds = int(copied_at - subscribed) + 2
@@ -223,6 +260,10 @@ def main():
         print("copy: %s" % line.group(0))
         print("  new standby started %.1f s before the copy ended; subscribed %.1f s after its start" % (
             copied_at - started, subscribed - started))
+        for n in nodes:
+            role = "primary" if n is p else "new standby" if n is new else "standby"
+            print("  CPU of %s (%s) from the subscription to the copy's end: %s" % (
+                n.name, role, cpu_report(cpu_at_subscribe[n], cpu_at_copied[n], copied_at - subscribed)))
         young_idle, _ = heap_after(p.gclog, copy_from_ms - a.window_s * 1000, copy_from_ms, "Young")
         young_copy, young_gcs = heap_after(p.gclog, copy_from_ms, copy_until_ms, "Young")
         print("  primary heap after full collections: %d s before the copy at most %d MiB (%d); during the copy "

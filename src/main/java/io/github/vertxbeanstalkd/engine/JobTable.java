@@ -82,6 +82,13 @@ final class JobTable {
     return add(id, tube, bodies.store(body), body.length, createdNanos, priority, delaySeconds, ttrSeconds);
   }
 
+  /** A new job whose body is {@code source[from, from + length)}, copied into the store. */
+  int add(long id, int tube, byte[] source, int from, int length, long createdNanos, int priority,
+      int delaySeconds, int ttrSeconds) {
+    return add(id, tube, bodies.store(source, from, length), length, createdNanos, priority, delaySeconds,
+        ttrSeconds);
+  }
+
   /** A new job whose body of {@code bodyLength} bytes {@code body} writes straight into the store. */
   int add(long id, int tube, int bodyLength, BodyStore.Writer body, long createdNanos, int priority,
       int delaySeconds, int ttrSeconds) {

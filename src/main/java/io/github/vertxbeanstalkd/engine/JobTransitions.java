@@ -2,8 +2,10 @@ package io.github.vertxbeanstalkd.engine;
 
 import io.github.vertxbeanstalkd.persistence.Binlog;
 import io.github.vertxbeanstalkd.persistence.BinlogRecord;
+import io.github.vertxbeanstalkd.persistence.FrameBuffer;
 import io.github.vertxbeanstalkd.persistence.JobBases;
 import io.github.vertxbeanstalkd.persistence.JobCounters;
+import io.github.vertxbeanstalkd.persistence.JobFrame;
 import io.github.vertxbeanstalkd.persistence.LogPosition;
 import io.github.vertxbeanstalkd.persistence.Replay;
 import io.github.vertxbeanstalkd.persistence.SnapshotBody;
@@ -234,6 +236,46 @@ final class JobTransitions {
     log(record, frames, offset);
   }
 
+  /**
+   * A standby applies a job's snapshot read where it came ({@link JobFrame}): a job it does not hold
+   * yet is placed straight from the frame's bytes, with no record made, and the frame goes to this
+   * node's log as it came. False, with nothing done, when it holds that job (or streams changes
+   * on, as a primary): the caller then applies the decoded record ({@link #replace}).
+   *
+   * @param tubeHint the tube of the job placed before, or null: a run of one tube looks it up once
+   * @return the job's tube, or null when it was not placed
+   */
+  Tube placeNew(JobFrame f, Tube tubeHint, long now, long wallNow) {
+    long id = f.id();
+    if (changes != ChangeStream.NONE || table.find(id) != JobTable.NONE) {
+      return null;
+    }
+    // A tube that went (its last job deleted) is another object, or none, at its index.
+    Tube tube = tubeHint != null && f.isTube(tubeHint.name) && tubes.at(tubeHint.index) == tubeHint
+        ? tubeHint : tubes.getOrCreate(f.tube());
+    long createdNanos = now - Math.max(0, wallNow - f.createdEpochMillis()) * 1_000_000;
+    int j = table.add(id, tube.index, f.data(), f.bodyOffset(), f.bodyLength(), createdNanos, f.priority(),
+        f.delaySeconds(), f.ttrSeconds());
+    table.setCounters(j, f.counter(0), f.counter(1), f.counter(2), f.counter(3), f.counter(4));
+    tube.countJob();
+    totalJobs++;
+    nextJobId = Math.max(nextJobId, id + 1);
+    switch (f.state()) {
+      case DELAYED -> placeDelayed(j, now, f.readyAtEpochMillis(), wallNow);
+      case BURIED -> {
+        table.setState(j, JobState.BURIED);
+        tube.addBuried(j);
+      }
+      default -> makeReady(j, now);
+    }
+    // A new job: the log's account of it starts with this record (the table's is ABSENT until then).
+    long sequence = binlog.appendJobFrame(f);
+    if (sequence > lastSequence) {
+      lastSequence = sequence;
+    }
+    return tube;
+  }
+
   /** A standby applies a primary's delete: the job goes, unlogged but for the record itself. */
   void forgetLogged(long id, BinlogRecord record) {
     forgetLogged(id, record, null, 0);
@@ -263,11 +305,23 @@ final class JobTransitions {
   }
 
   /**
-   * What the job is now, as a log snapshot whose body is read from the store when it is framed:
-   * only for a frame written in this same turn.
+   * Frames the job as it is now, a log snapshot written straight from its record and its stored
+   * body into {@code frames}, with no record object made: a copy slice, read in one engine turn.
+   *
+   * @param wallNow the wall clock at {@code now}, read once for the slice
    */
-  BinlogRecord.JobSnapshot snapshotToFrameNow(int j, long now) {
-    return snapshot(j, now, new StoredBody(table, j));
+  void frameSnapshot(int j, long now, long wallNow, FrameBuffer frames) {
+    JobState state = table.state(j);
+    SnapshotState stored = switch (state) {
+      case DELAYED -> SnapshotState.DELAYED;
+      case BURIED -> SnapshotState.BURIED;
+      default -> SnapshotState.READY;
+    };
+    long readyAt = state == JobState.DELAYED ? wallNow + (table.deadlineNanos(j) - now) / 1_000_000 : 0;
+    frames.addJob(table.id(j), stored, table.priority(j), table.delaySeconds(j), table.ttrSeconds(j), readyAt,
+        wallNow - (now - table.createdNanos(j)) / 1_000_000, table.reserves(j), table.timeouts(j),
+        table.releases(j), table.buries(j), table.kicks(j), tubeOf(j).name, table.bodyLength(j),
+        (target, at) -> table.copyBody(j, target, at));
   }
 
   /**

@@ -157,11 +157,12 @@ public final class LogShipping implements ShippingPort {
     frames.add(new BinlogRecord.HighWater(jobs.nextJobId()));
     int looked = 0;
     int j = table.nextSlot(cursor);
+    long wallNow = clock.epochMillis();
     for (; j != JobTable.NONE && frames.length() < maxBytes && looked < SLICE_MAX_SLOTS; j = table.nextSlot(j + 1)) {
       looked++;
       if (table.isLive(j)) {
-        // Framed at once, straight from the store: no copy of the body of its own.
-        frames.add(jobs.snapshotToFrameNow(j, now));
+        // Framed at once, straight from the record and the store: no snapshot object, no body copy of its own.
+        jobs.frameSnapshot(j, now, wallNow, frames);
       }
     }
     stream.copied(new CopySlice(standby, copy, jobs.lastSequence(), jobs.nextJobId(), frames.array(),
@@ -177,6 +178,7 @@ public final class LogShipping implements ShippingPort {
   @Override
   public void copyJobs(String standby, long copy, long[] ids, int cursor, int maxBytes) {
     long now = clock.nanos();
+    long wallNow = clock.epochMillis();
     FrameBuffer frames = new FrameBuffer(Math.min(maxBytes, 4 << 20) + (8 << 10));
     frames.add(new BinlogRecord.HighWater(jobs.nextJobId()));
     int held = 0;
@@ -184,7 +186,7 @@ public final class LogShipping implements ShippingPort {
     for (; i < ids.length && frames.length() < maxBytes; i++) {
       int j = jobs.get(ids[i]);
       if (j != JobTable.NONE) {
-        frames.add(jobs.snapshotToFrameNow(j, now));
+        jobs.frameSnapshot(j, now, wallNow, frames);
         held++;
       } else {
         frames.add(new BinlogRecord.Delete(ids[i]));
@@ -201,13 +203,37 @@ public final class LogShipping implements ShippingPort {
 
   /**
    * A standby applies a primary's records, in order, to its jobs and to its own binlog, where each
-   * frame goes as it came.
+   * frame goes as it came. A job it does not hold yet (every job of a copy but those a change put
+   * first) goes into the store and its tube's structures straight from its frame: no record, body
+   * or counters object for it, and no lookups but the id's and, once a run, the tube's.
    */
   @Override
   public void apply(ReceivedFrames received) {
     long now = clock.nanos();
+    long wallNow = clock.epochMillis();
     byte[] frames = received.data();
+    // No client waits on a standby's engine: the job pages it makes now are made present at once.
+    table.memory().populateNewBlocks(true);
+    try {
+      applyFrames(received, now, wallNow, frames);
+    } finally {
+      table.memory().populateNewBlocks(false);
+    }
+    jobs.flushFrames();
+    afterWork.run();
+  }
+
+  private void applyFrames(ReceivedFrames received, long now, long wallNow, byte[] frames) {
+    Tube tube = null;
     for (int i = 0; i < received.size(); i++) {
+      if (received.isJob(i)) {
+        // A job this node does not hold (a copy's, a put's) is placed from its frame, no record made.
+        Tube placed = jobs.placeNew(received.job(i), tube, now, wallNow);
+        if (placed != null) {
+          tube = placed;
+          continue;
+        }
+      }
       BinlogRecord r = received.record(i);
       int at = received.frameOffset(i);
       if (r instanceof BinlogRecord.HighWater h) {
@@ -226,7 +252,5 @@ public final class LogShipping implements ShippingPort {
         }
       }
     }
-    jobs.flushFrames();
-    afterWork.run();
   }
 }

@@ -286,20 +286,46 @@ public final class Binlog {
     }
   }
 
+  /**
+   * {@link #appendFrame} for a job's snapshot read where it came ({@link JobFrame}), with no record
+   * made of it: a standby's copy. The frame's array must never change.
+   */
+  public long appendJobFrame(JobFrame job) {
+    if (writer == null) {
+      return nextSequence++;
+    }
+    int frameBytes = job.frameBytes();
+    startSegmentFor(frameBytes);
+    ledger.place(frameBytes);
+    long id = job.id();
+    if (ledger.rebase(id, frameBytes)) {
+      recordsMigrated++;
+    }
+    nextJobIdFloor = Math.max(nextJobIdFloor, id + 1);
+    long sequence = placeFrame(job.data(), job.frameOffset(), frameBytes);
+    deleteUnneeded();
+    return sequence;
+  }
+
   private long append(BinlogRecord r, byte[] frames, int offset) {
+    int frameBytes = RecordCodec.frameBytes(r);
+    startSegmentFor(frameBytes);
+    long sequence = place(r, frameBytes, frames, offset);
+    deleteUnneeded();
+    return sequence;
+  }
+
+  /** Fails unless the log can be written; starts the next segment when the current one has no room for the frame. */
+  private void startSegmentFor(int frameBytes) {
     if (health == Health.FAILED || isClosed) {
       throw new IllegalStateException(
           "binlog: " + (isClosed ? "closed" : "failed") + ", nothing can be written");
     }
-    int frameBytes = RecordCodec.frameBytes(r);
     SegmentLedger.Segment current = ledger.current();
     // A record larger than a segment gets a segment to itself.
     if (current.bytes + frameBytes > segmentSizeBytes && current.bytes > SEGMENT_START_BYTES) {
       startSegment(current.index + 1);
     }
-    long sequence = place(r, frameBytes, frames, offset);
-    deleteUnneeded();
-    return sequence;
   }
 
   private void startSegment(long index) {
@@ -321,20 +347,27 @@ public final class Binlog {
     } else if (r instanceof Delete d) {
       ledger.forget(d.id());
     }
-    recordsWritten++;
-    long sequence = nextSequence++;
     if (frames == null) {
+      recordsWritten++;
+      long sequence = nextSequence++;
       flushFrames();
       writer.submit(new WriterTask.Append(sequence, r));
-    } else {
-      if (frames != runFrames || offset != runTo) {
-        flushFrames();
-        runFrames = frames;
-        runFrom = offset;
-      }
-      runTo = offset + frameBytes;
-      runSequence = sequence;
+      return sequence;
     }
+    return placeFrame(frames, offset, frameBytes);
+  }
+
+  /** A frame as it came joins the run of frames next to it, handed to the writer in one write. */
+  private long placeFrame(byte[] frames, int offset, int frameBytes) {
+    recordsWritten++;
+    long sequence = nextSequence++;
+    if (frames != runFrames || offset != runTo) {
+      flushFrames();
+      runFrames = frames;
+      runFrom = offset;
+    }
+    runTo = offset + frameBytes;
+    runSequence = sequence;
     return sequence;
   }
 

@@ -27,6 +27,30 @@ public final class FrameBuffer {
     records++;
   }
 
+  /** Copies a job's body into an array at an index: a job framed where it is stored, with no copy of its own. */
+  public interface BodySource {
+    void copyTo(byte[] target, int at);
+  }
+
+  /**
+   * Frames a job's snapshot from its fields, its body copied in by {@code body}: the frame
+   * {@link #add} makes of the same snapshot, with no record, counters or body object made.
+   */
+  public void addJob(long id, SnapshotState state, int priority, int delaySeconds, int ttrSeconds,
+      long readyAtEpochMillis, long createdEpochMillis, int reserves, int timeouts, int releases, int buries,
+      int kicks, String tube, int bodyLength, BodySource body) {
+    int frameBytes = JobFrame.frameBytes(tube.length(), bodyLength);
+    if (length + frameBytes > data.length) {
+      data = Arrays.copyOf(data, Math.max(length + frameBytes, data.length * 2));
+    }
+    int bodyAt = JobFrame.writeFields(data, length, id, state, priority, delaySeconds, ttrSeconds,
+        readyAtEpochMillis, createdEpochMillis, reserves, timeouts, releases, buries, kicks, tube, bodyLength);
+    body.copyTo(data, bodyAt);
+    JobFrame.seal(data, length, frameBytes);
+    length += frameBytes;
+    records++;
+  }
+
   /** Bytes framed so far. */
   public int length() {
     return length;

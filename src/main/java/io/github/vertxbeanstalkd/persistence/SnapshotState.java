@@ -18,13 +18,11 @@ public enum SnapshotState {
     return code;
   }
 
+  /** The state of each code, by code; read once a job (values() makes a new array each call). */
+  private static final SnapshotState[] BY_CODE = {READY, DELAYED, BURIED};
+
   /** The state for a stored code, or null for a code this version does not know. */
   static SnapshotState ofCode(int code) {
-    for (SnapshotState s : values()) {
-      if (s.code == code) {
-        return s;
-      }
-    }
-    return null;
+    return code >= 0 && code < BY_CODE.length ? BY_CODE[code] : null;
   }
 }

@@ -48,9 +48,10 @@ final class Follower implements Candidacy.Stream {
   private final PositionFile positions;
   /** Where this node kept its own stream's anchors when it was primary; null without a log on disk. */
   private final StreamAnchors anchors;
-  /** The position last written to {@link #positions}, and whether a write is under way. */
+  /** The position last written to {@link #positions}, and whether a write is under way (and its end). */
   private PositionFile.Position written;
   private boolean isWritingPosition;
+  private Future<Void> positionWritten = Future.succeededFuture();
   /** This node's own binlog sequence after it applied up to {@link #appliedBytes}. */
   private long ownSequence;
   private boolean isActive;
@@ -236,10 +237,16 @@ final class Follower implements Candidacy.Stream {
     return batches.completion().onSuccess(v -> subscribe());
   }
 
+  /**
+   * Stops following: no batch is taken from now on, and the future completes once the batches
+   * taken are applied and a position write under way is done, so that nothing of this node's
+   * follows its stop onto its disk (a test's directory is deleted right after).
+   */
   Future<Void> stop() {
     isActive = false;
     followedTerm = -1;
-    return batches == null ? Future.succeededFuture() : batches.unregister();
+    Future<Void> unregistered = batches == null ? Future.succeededFuture() : batches.unregister();
+    return unregistered.transform(v -> work.transform(w -> positionWritten.transform(p -> Future.<Void>succeededFuture())));
   }
 
   /** A new primary announced itself: follow it. */
@@ -267,13 +274,13 @@ final class Follower implements Candidacy.Stream {
    */
   private void keepPosition() {
     PositionFile.Position now = new PositionFile.Position(copiedTerm, appliedBytes);
-    if (positions == null || isWritingPosition || copiedTerm < 0 || appliedBytes < 0 || isCopying
+    if (positions == null || !isActive || isWritingPosition || copiedTerm < 0 || appliedBytes < 0 || isCopying
         || now.equals(written)) {
       return;
     }
     isWritingPosition = true;
     long own = ownSequence;
-    engine.run(port -> port.localDurableSequence())
+    positionWritten = engine.run(port -> port.localDurableSequence())
         .compose(durable -> durable < own ? Future.succeededFuture(false) : vertx.executeBlocking(() -> {
           // A copy that started meanwhile makes this position wrong: it is not written.
           if (copiedTerm != now.term()) {
@@ -289,7 +296,7 @@ final class Follower implements Candidacy.Stream {
           } else if (r.failed()) {
             log.warn("replication: could not keep this node's position: {}", r.cause().toString());
           }
-        });
+        }).mapEmpty();
   }
 
   private void subscribe() {

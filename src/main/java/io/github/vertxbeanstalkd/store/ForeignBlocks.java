@@ -21,7 +21,9 @@ import java.util.Optional;
  * of 1.5 MiB cost the engine's turn that made it 1.4-3.3 ms here, the put c=50 p99.9 of 9 ms. A
  * malloc of 1 MiB takes about 12 us; its pages fault in as the writes that fill it come, a few per
  * turn, as beanstalkd's malloc'd jobs do. calloc zeroes only what is not fresh from the system (a
- * large block comes from mmap, already zeros, untouched).
+ * large block comes from mmap, already zeros, untouched). Where no client waits (a standby applying
+ * its primary's jobs, {@link DirectMemory#populateNewBlocks}), a block's pages are made present in
+ * one madvise(MADV_POPULATE_WRITE) call instead, several times cheaper than a fault per page.
  *
  * <p>The build targets Java 17, where {@code java.lang.foreign} does not exist, so every type of it
  * is reached by reflection, once, here; what is called afterwards are method handles of primitive
@@ -42,6 +44,15 @@ final class ForeignBlocks extends NativeBlocks {
   private final MethodHandle malloc;
   private final MethodHandle calloc;
   private final MethodHandle free;
+  /** (long address, long bytes, int advice)int: madvise. */
+  private final MethodHandle madvise;
+  /**
+   * Linux's MADV_POPULATE_WRITE (5.14 and later): the range's pages are faulted in for writing,
+   * all in one call. Any other system (EINVAL) turns {@link #populate} off.
+   */
+  private static final int MADV_POPULATE_WRITE = 23;
+  private static final long PAGE_BYTES = 4096;
+  private volatile boolean isPopulateAvailable;
   /** (long address, long bytes)ByteBuffer. */
   private final MethodHandle wrap;
   /** (ByteBuffer)long: the address of the buffer's position. */
@@ -78,6 +89,12 @@ final class ForeignBlocks extends NativeBlocks {
     malloc = (MethodHandle) downcallHandle.invoke(linker, symbol(find, libc, "malloc"), longToLong, noOptions);
     calloc = (MethodHandle) downcallHandle.invoke(linker, symbol(find, libc, "calloc"), longLongToLong, noOptions);
     free = (MethodHandle) downcallHandle.invoke(linker, symbol(find, libc, "free"), longToVoid, noOptions);
+    Object javaInt = valueLayoutClass.getField("JAVA_INT").get(null);
+    Object longLongIntToInt = of.invoke(null, javaInt, layouts(layoutClass, javaLong, javaLong, javaInt));
+    Optional<?> madviseSymbol = (Optional<?>) find.invoke(libc, "madvise");
+    madvise = madviseSymbol.isEmpty() ? null
+        : (MethodHandle) downcallHandle.invoke(linker, madviseSymbol.get(), longLongIntToInt, noOptions);
+    isPopulateAvailable = madvise != null && System.getProperty("os.name", "").startsWith("Linux");
 
     MethodHandles.Lookup lookup = MethodHandles.lookup();
     MethodHandle ofAddress = lookup.findStatic(segmentClass, "ofAddress", MethodType.methodType(segmentClass, long.class));
@@ -154,6 +171,35 @@ final class ForeignBlocks extends NativeBlocks {
     } catch (Throwable e) {
       freeAddress(address);
       throw rethrown(e);
+    }
+  }
+
+  @Override
+  void populate(ByteBuffer block) {
+    if (!isPopulateAvailable) {
+      return;
+    }
+    long address;
+    try {
+      address = (long) addressAtPosition.invokeExact(block) - block.position();
+    } catch (Throwable e) {
+      throw rethrown(e);
+    }
+    // Whole pages inside the block only: the pages at its ends may be shared with other blocks.
+    long from = (address + PAGE_BYTES - 1) & -PAGE_BYTES;
+    long to = (address + block.capacity()) & -PAGE_BYTES;
+    if (to <= from) {
+      return;
+    }
+    int result;
+    try {
+      result = (int) madvise.invokeExact(from, to - from, MADV_POPULATE_WRITE);
+    } catch (Throwable e) {
+      throw rethrown(e);
+    }
+    if (result != 0) {
+      // An older kernel: the pages fault in as they are written, as without this.
+      isPopulateAvailable = false;
     }
   }
 

@@ -73,6 +73,12 @@ abstract class NativeBlocks {
   /** A block of {@code bytes} of zeros. */
   abstract ByteBuffer allocateZeroed(int bytes);
 
+  /**
+   * Makes the block's pages present now, as writes would, in one call: where an implementation
+   * cannot, or its blocks are zeroed (touched) already, nothing happens.
+   */
+  void populate(ByteBuffer block) {}
+
   /** Gives a block from this implementation back at once; it must not be used again. */
   abstract void free(ByteBuffer block);
 }

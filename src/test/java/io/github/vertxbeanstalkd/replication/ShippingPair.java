@@ -40,6 +40,7 @@ final class ShippingPair implements AutoCloseable {
   private final ArrayDeque<DeliveryContext<Object>> held = new ArrayDeque<>();
   private long slowMillis;
   private long dripTimer = -1;
+  private long tickTimer = -1;
 
   ShippingPair(Path dir) {
     this.dir = dir;
@@ -89,7 +90,7 @@ final class ShippingPair implements AutoCloseable {
         port.renewLease(System.nanoTime(), Long.MAX_VALUE / 4);
         return port.lastSequence();
       }).onSuccess(shipper::acknowledgedUpTo);
-      vertx.setPeriodic(200, id -> {
+      tickTimer = vertx.setPeriodic(200, id -> {
         shipper.tick();
         if (follower != null) {
           follower.tick();
@@ -227,8 +228,29 @@ final class ShippingPair implements AutoCloseable {
     return OnContext.await(f);
   }
 
+  /**
+   * Stops the standby's following (the batches it took applied, a position write under way done),
+   * then both servers (their binlogs flushed and closed), then Vert.x: nothing writes into the
+   * test's directory once this returns.
+   */
   @Override
   public void close() throws Exception {
+    if (context != null) {
+      on(() -> {
+        vertx.cancelTimer(tickTimer);
+        vertx.cancelTimer(dripTimer);
+        Follower f = follower;
+        follower = null;
+        held.clear();
+        return f == null ? Future.succeededFuture() : f.stop();
+      });
+    }
+    if (standby != null) {
+      await(standby.close());
+    }
+    if (primary != null) {
+      await(primary.close());
+    }
     vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
   }
 }
