@@ -153,7 +153,8 @@ public final class BeanstalkServer {
             binlogConfig(config.binlog()), metrics == null ? EngineObserver.NONE : metrics, clock)
             .withMaxMemory(config.maxMemoryBytes())
             .withMaxHeldState(ServerConfig.heldStateHeapBytes(Runtime.getRuntime().maxMemory()))
-            .withCopiesInTransit(ServerConfig.copiesInTransitHeapBytes(Runtime.getRuntime().maxMemory()))))
+            .withCopiesInTransit(ServerConfig.copiesInTransitHeapBytes(Runtime.getRuntime().maxMemory()))
+            .withTubeSettings(config.tubes(), isReplicated)))
         .onSuccess(ids::add);
     if (fronts.hasTcp() && config.isWarmUpEnabled()) {
       // After the engine (and its replay of the log), before the port opens.

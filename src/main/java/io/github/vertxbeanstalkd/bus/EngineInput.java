@@ -27,4 +27,7 @@ public interface EngineInput {
 
   /** The front at {@code front} received {@code copiedBytes} of job bodies and documents in its replies ({@code Reply.transitBytes}). */
   void received(String front, long copiedBytes);
+
+  /** See {@link EngineRequest.TubeSettingsChange}; {@code settings} null only reads. */
+  TubeSettingsAnswer tubeSettings(String tube, io.github.vertxbeanstalkd.config.TubeSettings settings);
 }

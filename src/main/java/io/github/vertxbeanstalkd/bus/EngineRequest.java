@@ -1,5 +1,6 @@
 package io.github.vertxbeanstalkd.bus;
 
+import io.github.vertxbeanstalkd.config.TubeSettings;
 import io.github.vertxbeanstalkd.protocol.Command;
 import java.util.List;
 
@@ -73,6 +74,14 @@ public sealed interface EngineRequest {
   /** Enter drain mode (what SIGUSR1 does), or leave it. */
   record Drain(boolean isDraining) implements EngineRequest {
     public Object applyTo(EngineInput engine) { engine.drain(isDraining); return null; }
+  }
+
+  /**
+   * Sets {@code tube}'s (or {@code "*"}'s) settings, replacing what it had (empty ones remove its
+   * entry), or only reads them when {@code settings} is null; answers a {@link TubeSettingsAnswer}.
+   */
+  record TubeSettingsChange(String tube, TubeSettings settings) implements EngineRequest {
+    public Object applyTo(EngineInput engine) { return engine.tubeSettings(tube, settings); }
   }
 
   /** Asks for a fresh {@link EngineSnapshot} as the message's reply; it is also published to the observer. */

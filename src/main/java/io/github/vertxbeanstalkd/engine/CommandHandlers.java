@@ -59,6 +59,10 @@ final class CommandHandlers extends SessionCommands {
       // maxMemory: this job would pass the cap; every command that frees memory still works.
       return Reply.Word.OUT_OF_MEMORY;
     }
+    if (!jobs.rules.admitsPut(s.used(), cmd.body().length())) {
+      // The tube's maxJobs or maxBytes: OUT_OF_MEMORY, the refusal clients already retry.
+      return Reply.Word.OUT_OF_MEMORY;
+    }
     // protocol.txt: a ttr of 0 is silently raised to 1.
     int ttr = cmd.ttrSeconds() == 0 ? 1 : cmd.ttrSeconds();
     try {

@@ -1,5 +1,6 @@
 package io.github.vertxbeanstalkd.engine;
 
+import io.github.vertxbeanstalkd.config.TubeSettings;
 import io.github.vertxbeanstalkd.persistence.Binlog;
 import io.github.vertxbeanstalkd.bus.ChangeStream;
 import io.github.vertxbeanstalkd.persistence.BinlogRecord;
@@ -46,6 +47,8 @@ final class JobTransitions {
   private long lastSequence;
   private ChangeStream changes = ChangeStream.NONE;
   private final JobReplies replies;
+  /** The tubes' settings: caps on puts, where dead letters go; logged here like every change. */
+  final TubeRules rules = new TubeRules();
 
   JobTransitions(JobTable table, Tubes tubes, Sessions sessions, ReadyListener listener, Binlog binlog, Clock clock) {
     this.table = table;
@@ -130,6 +133,7 @@ final class JobTransitions {
   void store(long id, Tube tube, JobBytes bytes, long now, int priority, int delaySeconds, int ttrSeconds) {
     int j = table.add(id, tube.index, bytes.length(), new PutBody(bytes), now, priority, delaySeconds, ttrSeconds);
     tube.countJob();
+    tube.addBody(bytes.length());
     totalJobs++;
     if (delaySeconds != 0) {
       delay(j, now);
@@ -159,6 +163,7 @@ final class JobTransitions {
       // Its tube keeps its place in list-tubes: the job comes back to it at once.
       base = table.logBase(j);
       unplace(j);
+      tubeOf(j).removeBody(table.bodyLength(j));
       table.remove(j);
     }
     int placed = place(snap, clock.nanos(), clock.epochMillis(), j == JobTable.NONE);
@@ -212,6 +217,28 @@ final class JobTransitions {
       totalJobs--;
       drop(j);
     }
+  }
+
+  /** {@code tube} (or {@code "*"}) has these settings from now on, logged as the whole table. */
+  void setTubeSettings(String tube, TubeSettings settings) {
+    rules.set(tube, settings);
+    if (isLogged()) {
+      log(rules.record());
+    }
+  }
+
+  /** Replay: the table in force is {@code table}, not logged again. */
+  void restoreTubeSettings(BinlogRecord.TubeSettingsTable table) {
+    rules.replaceAll(table.settings());
+  }
+
+  /**
+   * A standby applies a primary's table (or drops its own before a copy, {@code frames} null): it
+   * is in force at once and goes to this node's own log as it came.
+   */
+  void applyTubeSettings(BinlogRecord.TubeSettingsTable table, byte[] frames, int offset) {
+    rules.replaceAll(table.settings());
+    log(table, frames, offset);
   }
 
   /** Replay is over: ids go on above every id the log ever held. */
@@ -295,6 +322,7 @@ final class JobTransitions {
         : table.add(snap.id(), tube.index, body.length(), body::copyTo, createdNanos, snap.priority(),
             snap.delaySeconds(), snap.ttrSeconds());
     setCounters(j, snap.counters());
+    tube.addBody(body.length());
     if (isNew) {
       tube.countJob();
       totalJobs++;
@@ -420,6 +448,7 @@ final class JobTransitions {
   private void drop(int j) {
     unplace(j);
     Tube tube = tubeOf(j);
+    tube.removeBody(table.bodyLength(j));
     table.remove(j);
     tubes.deleteIfUnused(tube);
   }

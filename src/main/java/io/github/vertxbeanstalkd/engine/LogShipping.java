@@ -29,6 +29,10 @@ public final class LogShipping implements ShippingPort {
   private final Runnable afterWork;
   private ReplicationGate gate;
   private ChangeStream stream = ChangeStream.NONE;
+  /** A standby: what it holds is the primary's, changed only by the primary's records. */
+  private boolean isFollowing;
+  /** Runs each time this node becomes primary, once its changes are streamed. */
+  private Runnable onPromotion = () -> { };
 
   LogShipping(JobTransitions jobs, DurableReplies replies, JobTable table, Clock clock, Runnable afterWork) {
     this.jobs = jobs;
@@ -44,12 +48,19 @@ public final class LogShipping implements ShippingPort {
    */
   @Override
   public void replicateTo(ChangeStream stream) {
+    isFollowing = false;
     gate = new ReplicationGate(clock, jobs::lastSequence);
     // No id until the group's store gives a range (allowIds): none is issued twice, whatever the network does.
     jobs.allowIds(0, jobs.nextJobId());
     this.stream = stream;
     jobs.streamChangesTo(stream);
     replies.guardBy(gate);
+    onPromotion.run();
+  }
+
+  /** {@code action} runs each time this node becomes primary, after its stream is set up. */
+  void onPromotion(Runnable action) {
+    this.onPromotion = action;
   }
 
   /** No longer a primary: nothing is streamed; replies that waited answer INTERNAL_ERROR. */
@@ -68,6 +79,10 @@ public final class LogShipping implements ShippingPort {
 
   @Override
   public int dropJobs(int cursor, int maxJobs) {
+    if (cursor == 0 && !jobs.rules.isEmpty()) {
+      // A copy starts: the settings go too; the primary's table, if it has one, comes with the copy.
+      jobs.applyTubeSettings(new BinlogRecord.TubeSettingsTable(java.util.Map.of()), null, 0);
+    }
     int dropped = 0;
     int j = table.nextSlot(cursor);
     for (; j != JobTable.NONE && dropped < maxJobs; j = table.nextSlot(j + 1)) {
@@ -83,9 +98,15 @@ public final class LogShipping implements ShippingPort {
 
   @Override
   public void follow() {
+    isFollowing = true;
     if (gate == null) {
       replies.guardBy(ReplicationGate.LOCAL);
     }
+  }
+
+  /** Whether this node is a standby, which takes changes from its primary only. */
+  boolean isFollowing() {
+    return isFollowing;
   }
 
   @Override
@@ -158,6 +179,12 @@ public final class LogShipping implements ShippingPort {
     // Jobs put and deleted before the copy are not in it, but their ids are taken: every slice
     // carries the high-water mark, so ids never go back after this standby is promoted.
     frames.add(new BinlogRecord.HighWater(jobs.nextJobId()));
+    // Every slice carries the tubes' settings, if any: a copy is whole from its first slice on.
+    int notJobs = 1;
+    if (!jobs.rules.isEmpty()) {
+      frames.add(jobs.rules.record());
+      notJobs++;
+    }
     int looked = 0;
     int j = table.nextSlot(cursor);
     for (; j != JobTable.NONE && frames.length() < maxBytes && looked < SLICE_MAX_SLOTS; j = table.nextSlot(j + 1)) {
@@ -168,7 +195,7 @@ public final class LogShipping implements ShippingPort {
       }
     }
     stream.copied(new CopySlice(standby, copy, jobs.lastSequence(), jobs.nextJobId(), frames.array(),
-        frames.length(), frames.records() - 1, j));
+        frames.length(), frames.records() - notJobs, j));
   }
 
   /**
@@ -215,6 +242,8 @@ public final class LogShipping implements ShippingPort {
       int at = received.frameOffset(i);
       if (r instanceof BinlogRecord.HighWater h) {
         jobs.raiseNextJobId(h.nextJobId(), r, frames, at);
+      } else if (r instanceof BinlogRecord.TubeSettingsTable t) {
+        jobs.applyTubeSettings(t, frames, at);
       } else if (r instanceof BinlogRecord.JobSnapshot snap) {
         jobs.replace(snap, r, now, frames, at);
       } else if (r instanceof BinlogRecord.Delete d) {

@@ -7,6 +7,8 @@ import io.github.vertxbeanstalkd.bus.EngineSnapshot;
 import io.github.vertxbeanstalkd.bus.Scope;
 import io.github.vertxbeanstalkd.bus.SessionKey;
 import io.github.vertxbeanstalkd.bus.ShippingPort;
+import io.github.vertxbeanstalkd.bus.TubeSettingsAnswer;
+import io.github.vertxbeanstalkd.config.TubeSettings;
 import io.github.vertxbeanstalkd.protocol.Command;
 import io.github.vertxbeanstalkd.bus.EngineReplies;
 import io.github.vertxbeanstalkd.bus.EngineReply;
@@ -47,6 +49,8 @@ public final class QueueEngineVerticle extends VerticleBase {
   private final Clock clock;
   private final EngineInput input = new Input();
   private long maxMemoryBytes;
+  private Map<String, TubeSettings> configuredTubes = Map.of();
+  private boolean isTubeConfigDeferred;
   private long maxHeldStateBytes = Long.MAX_VALUE;
   private long copiesInTransitBytes = Long.MAX_VALUE;
   /** Set for the warm-up's throwaway servers only: see {@link #writingLogNowhere()}. */
@@ -106,6 +110,17 @@ public final class QueueEngineVerticle extends VerticleBase {
    */
   public QueueEngineVerticle withRehearsalPages() {
     this.storePageShrinkLog2 = 6;
+    return this;
+  }
+
+  /**
+   * The config file's {@code tubes}: applied after the replay, each over what the log kept for that
+   * tube; in a replication group ({@code isReplicated}) when this node becomes primary instead, since
+   * a standby's tubes are its primary's.
+   */
+  public QueueEngineVerticle withTubeSettings(Map<String, TubeSettings> settings, boolean isReplicated) {
+    this.configuredTubes = Map.copyOf(settings);
+    this.isTubeConfigDeferred = isReplicated;
     return this;
   }
 
@@ -172,6 +187,7 @@ public final class QueueEngineVerticle extends VerticleBase {
           engine.limitMemory(maxMemoryBytes);
           engine.limitHeldState(maxHeldStateBytes);
           engine.limitCopiesInTransit(copiesInTransitBytes);
+          engine.configureTubes(configuredTubes, isTubeConfigDeferred);
           consumer = bus.localConsumer(address.requests(), msg -> {
             Object answer = handle(msg.body());
             if (msg.replyAddress() != null) {
@@ -317,6 +333,15 @@ public final class QueueEngineVerticle extends VerticleBase {
     @Override
     public ShippingPort shipping() {
       return engine.shipping();
+    }
+
+    @Override
+    public TubeSettingsAnswer tubeSettings(String tube, TubeSettings settings) {
+      boolean isChanged = settings != null && engine.setTubeSettings(tube, settings);
+      if (isChanged) {
+        log.info("tube settings: '{}' is now {}", tube, settings.toJson().encode());
+      }
+      return new TubeSettingsAnswer(isChanged, engine.tubeSettings());
     }
 
     @Override

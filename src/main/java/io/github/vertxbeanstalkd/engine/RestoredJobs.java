@@ -28,4 +28,9 @@ final class RestoredJobs implements ReplayTarget {
   public void delete(long id) {
     jobs.restoreDelete(id);
   }
+
+  @Override
+  public void tubeSettings(BinlogRecord.TubeSettingsTable table) {
+    jobs.restoreTubeSettings(table);
+  }
 }

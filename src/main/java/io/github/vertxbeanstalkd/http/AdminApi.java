@@ -1,6 +1,8 @@
 package io.github.vertxbeanstalkd.http;
 
 import io.github.vertxbeanstalkd.bus.EngineSnapshot;
+import io.github.vertxbeanstalkd.bus.TubeSettingsAnswer;
+import io.github.vertxbeanstalkd.config.TubeSettings;
 import io.github.vertxbeanstalkd.protocol.Command;
 import io.github.vertxbeanstalkd.protocol.CommandParser;
 import io.github.vertxbeanstalkd.protocol.Reply;
@@ -17,8 +19,8 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
- * The admin page's JSON API: tubes and stats to look at; peek, kick, kick-job, delete, pause and
- * drain to act. Reads are GET; changes are POST with a JSON body (so a plain HTML form on another
+ * The admin page's JSON API: tubes and stats to look at; peek, kick, kick-job, delete, pause,
+ * drain and tube settings to act. Reads are GET; changes are POST with a JSON body (so a plain HTML form on another
  * site cannot send one).
  */
 final class AdminApi {
@@ -62,6 +64,26 @@ final class AdminApi {
         .map(r -> expect(r, Reply.Word.KICKED)));
     post(router, "/api/jobs/:id/delete", (ctx, json) -> engine.call(null, new Command.Delete(jobId(param(ctx, "id"))))
         .map(r -> expect(r, Reply.Word.DELETED)));
+    get(router, "/api/tube-settings", ctx -> engine.tubeSettings(null, null).map(AdminApi::settingsTable));
+    get(router, "/api/tube-settings/:tube", ctx -> {
+      String tube = settingsName(param(ctx, "tube"));
+      return engine.tubeSettings(tube, null).map(a -> settingsOf(tube, a));
+    });
+    post(router, "/api/tube-settings/:tube", (ctx, json) -> {
+      String tube = settingsName(param(ctx, "tube"));
+      TubeSettings settings;
+      try {
+        settings = TubeSettings.fromJson("settings", json);
+      } catch (IllegalArgumentException e) {
+        throw new Refusal(400, "BAD_FORMAT", e.getMessage());
+      }
+      return engine.tubeSettings(tube, settings).map(a -> {
+        if (!a.isChanged()) {
+          throw new Refusal(409, "NOT_PRIMARY", "this node may not change tube settings now (a standby?)");
+        }
+        return settingsOf(tube, a);
+      });
+    });
     post(router, "/api/drain", (ctx, json) -> engine.drain(true).map(v -> new JsonObject().put("draining", true)));
     post(router, "/api/undrain", (ctx, json) -> engine.drain(false).map(v -> new JsonObject().put("draining", false)));
   }
@@ -140,6 +162,25 @@ final class AdminApi {
         return new JsonObject().put("job", BodyPreview.of(job.body()).addTo(facts));
       });
     });
+  }
+
+  /** A tube name or "*", else a refusal. */
+  private static String settingsName(String tube) {
+    if (!TubeSettings.isTubeOrEveryTube(tube)) {
+      throw new Refusal(400, "BAD_FORMAT", "not a valid tube name nor \"*\"");
+    }
+    return tube;
+  }
+
+  private static JsonObject settingsTable(TubeSettingsAnswer a) {
+    JsonObject tubes = new JsonObject();
+    a.table().forEach((name, settings) -> tubes.put(name, settings.toJson()));
+    return new JsonObject().put("tubes", tubes);
+  }
+
+  private static JsonObject settingsOf(String tube, TubeSettingsAnswer a) {
+    return new JsonObject().put("tube", tube).put("settings", a.own(tube).toJson())
+        .put("effective", a.effective(tube).toJson());
   }
 
   private static JsonObject expect(Reply reply, Reply.Word success) {

@@ -7,8 +7,12 @@ import io.github.vertxbeanstalkd.persistence.BinlogRecord.JobSnapshot;
 import io.github.vertxbeanstalkd.persistence.BinlogRecord.Kick;
 import io.github.vertxbeanstalkd.persistence.BinlogRecord.Release;
 import io.github.vertxbeanstalkd.persistence.BinlogRecord.Reserve;
+import io.github.vertxbeanstalkd.config.TubeSettings;
+import io.github.vertxbeanstalkd.persistence.BinlogRecord.TubeSettingsTable;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.zip.CRC32C;
 
 /**
@@ -26,6 +30,11 @@ final class RecordCodec {
   static final byte BURY = 5;
   static final byte KICK = 6;
   static final byte RESERVE = 7;
+  static final byte TUBE_SETTINGS = 8;
+  /** Type plus the entry count of a settings table. */
+  static final int SETTINGS_FIXED_BYTES = 1 + 4;
+  /** One settings entry without its names: name length, three i64, dead-letter name length. */
+  static final int SETTINGS_ENTRY_BYTES = 1 + 3 * 8 + 1;
   private static final int COUNTERS_BYTES = 5 * 4;
   /** Type plus the fixed part of a job: id, state, pri, delay, ttr, readyAt, created, counters, lengths. */
   static final int JOB_FIXED_BYTES = 1 + 8 + 1 + 4 + 4 + 4 + 8 + 8 + COUNTERS_BYTES + 1 + 4;
@@ -41,7 +50,7 @@ final class RecordCodec {
       case RELEASE -> 1 + 8 + 4 + 4 + 8 + COUNTERS_BYTES;
       case BURY -> 1 + 8 + 4 + COUNTERS_BYTES;
       case KICK, RESERVE -> 1 + 8 + COUNTERS_BYTES;
-      case JOB -> -1;
+      case JOB, TUBE_SETTINGS -> -1;
       default -> 0;
     };
   }
@@ -50,6 +59,14 @@ final class RecordCodec {
   static int frameBytes(BinlogRecord r) {
     if (r instanceof JobSnapshot j) {
       return FRAME_HEADER_BYTES + JOB_FIXED_BYTES + tubeLength(j.tube()) + j.body().length();
+    }
+    if (r instanceof TubeSettingsTable t) {
+      int bytes = FRAME_HEADER_BYTES + SETTINGS_FIXED_BYTES;
+      for (Map.Entry<String, TubeSettings> e : t.settings().entrySet()) {
+        String dead = e.getValue().deadLetterTube();
+        bytes += SETTINGS_ENTRY_BYTES + tubeLength(e.getKey()) + (dead == null ? 0 : tubeLength(dead));
+      }
+      return bytes;
     }
     return FRAME_HEADER_BYTES + fixedLength(typeOf(r));
   }
@@ -67,6 +84,8 @@ final class RecordCodec {
       return KICK;
     } else if (r instanceof Reserve) {
       return RESERVE;
+    } else if (r instanceof TubeSettingsTable) {
+      return TUBE_SETTINGS;
     }
     return HIGH_WATER;
   }
@@ -106,6 +125,15 @@ final class RecordCodec {
       putCounters(b.putLong(res.id()), res.counters());
     } else if (r instanceof HighWater h) {
       b.putLong(h.nextJobId());
+    } else if (r instanceof TubeSettingsTable t) {
+      b.putInt(t.settings().size());
+      for (Map.Entry<String, TubeSettings> e : t.settings().entrySet()) {
+        TubeSettings s = e.getValue();
+        putTube(b, e.getKey());
+        b.putLong(unsetAsMinusOne(s.maxJobs())).putLong(unsetAsMinusOne(s.maxBytes()))
+            .putLong(unsetAsMinusOne(s.maxReserves()));
+        putTube(b, s.deadLetterTube() == null ? "" : s.deadLetterTube());
+      }
     }
     b.putInt(4, checksum(target, at, frameBytes));
   }
@@ -148,7 +176,7 @@ final class RecordCodec {
     }
     byte type = b.get(FRAME_HEADER_BYTES);
     int fixed = fixedLength(type);
-    if (fixed == 0 || (fixed > 0 && fixed != length) || (fixed < 0 && length < JOB_FIXED_BYTES)) {
+    if (fixed == 0 || (fixed > 0 && fixed != length) || (fixed < 0 && length < minLength(type))) {
       return Frame.damaged("record type " + type + " with length " + length);
     }
     if (checksum(data, offset, FRAME_HEADER_BYTES + length) != b.getInt(4)) {
@@ -181,7 +209,38 @@ final class RecordCodec {
       return false;
     }
     int fixed = fixedLength(type);
+    if (type == TUBE_SETTINGS) {
+      return settingsLength(data, offset, end) == length;
+    }
     return fixed < 0 ? jobLength(data, offset, end) == length : fixed > 0 && fixed == length;
+  }
+
+  /** The shortest length field a record of a variable-length type may have. */
+  private static int minLength(byte type) {
+    return type == TUBE_SETTINGS ? SETTINGS_FIXED_BYTES : JOB_FIXED_BYTES;
+  }
+
+  /**
+   * The length field a settings table frame at {@code offset} should have by its entry count and
+   * name lengths, or -1 when they run past {@code end}.
+   */
+  static long settingsLength(byte[] data, int offset, int end) {
+    long at = (long) offset + FRAME_HEADER_BYTES + SETTINGS_FIXED_BYTES;
+    if (at > end) {
+      return -1;
+    }
+    long count = Integer.toUnsignedLong(ByteBuffer.wrap(data).getInt((int) at - 4));
+    for (long i = 0; i < count; i++) {
+      if (at >= end) {
+        return -1;
+      }
+      at += 1 + Byte.toUnsignedInt(data[(int) at]) + 3 * 8;
+      if (at >= end) {
+        return -1;
+      }
+      at += 1 + Byte.toUnsignedInt(data[(int) at]);
+    }
+    return at > end ? -1 : at - offset - FRAME_HEADER_BYTES;
   }
 
   /** The length field a job frame at {@code offset} should have by its tube and body lengths, or -1. */
@@ -200,6 +259,9 @@ final class RecordCodec {
 
   /** @param lender the array {@code b} is a slice of, from {@code offset}, to lend a job's body from; or null */
   private static BinlogRecord decode(byte type, ByteBuffer b, byte[] lender, int offset, String tubeHint) {
+    if (type == TUBE_SETTINGS) {
+      return decodeSettings(b);
+    }
     long id = b.getLong();
     switch (type) {
       case HIGH_WATER:
@@ -246,6 +308,56 @@ final class RecordCodec {
     }
     String name = isNamed(tube, tubeHint) ? tubeHint : new String(tube, StandardCharsets.ISO_8859_1);
     return new JobSnapshot(id, name, state, priority, delaySeconds, readyAt, ttrSeconds, created, counters, body);
+  }
+
+  /** A settings table; null when its entries do not fill the payload exactly or hold impossible values. */
+  private static TubeSettingsTable decodeSettings(ByteBuffer b) {
+    long count = Integer.toUnsignedLong(b.getInt());
+    if (count * SETTINGS_ENTRY_BYTES > b.remaining()) {
+      return null;
+    }
+    Map<String, TubeSettings> table = new LinkedHashMap<>();
+    for (long i = 0; i < count; i++) {
+      String name = name(b);
+      if (name == null || name.isEmpty() || b.remaining() < 3 * 8 + 1) {
+        return null;
+      }
+      Long maxJobs = minusOneAsUnset(b.getLong());
+      Long maxBytes = minusOneAsUnset(b.getLong());
+      Long maxReserves = minusOneAsUnset(b.getLong());
+      String dead = name(b);
+      if (dead == null || isNegative(maxJobs) || isNegative(maxBytes) || isNegative(maxReserves)) {
+        return null;
+      }
+      table.put(name, new TubeSettings(maxJobs, maxBytes, maxReserves, dead.isEmpty() ? null : dead));
+    }
+    return b.hasRemaining() ? null : new TubeSettingsTable(table);
+  }
+
+  /** A name written by {@link #putTube}, or null when it runs past the payload. */
+  private static String name(ByteBuffer b) {
+    if (!b.hasRemaining()) {
+      return null;
+    }
+    int length = Byte.toUnsignedInt(b.get());
+    if (b.remaining() < length) {
+      return null;
+    }
+    byte[] bytes = new byte[length];
+    b.get(bytes);
+    return new String(bytes, StandardCharsets.ISO_8859_1);
+  }
+
+  private static long unsetAsMinusOne(Long value) {
+    return value == null ? -1 : value;
+  }
+
+  private static Long minusOneAsUnset(long value) {
+    return value == -1 ? null : value;
+  }
+
+  private static boolean isNegative(Long value) {
+    return value != null && value < 0;
   }
 
   /** Whether {@code name} is the tube name {@code bytes} spell (one char per byte, as in {@link #putTube}). */

@@ -227,6 +227,10 @@ public final class Replay {
       nextJobId = Math.max(nextJobId, h.nextJobId());
       return;
     }
+    if (r instanceof BinlogRecord.TubeSettingsTable t) {
+      target.tubeSettings(t);
+      return;
+    }
     if (r instanceof JobSnapshot j) {
       target.snapshot(j, segment, frameBytes);
       if (ledger != null) {
