@@ -151,6 +151,12 @@ public final class EngineClient {
         new EngineRequest.TubeSettingsChange(tube, settings)).map(msg -> msg.body());
   }
 
+  /** The tube job {@code id} was dead-lettered from, or an empty string; see {@link EngineRequest.DeadLetteredFrom}. */
+  public Future<String> deadLetteredFrom(long id) {
+    return vertx.eventBus().<String>request(address.requests(), new EngineRequest.DeadLetteredFrom(id))
+        .map(msg -> msg.body());
+  }
+
   /** Queues {@code request} for the engine; the turn's requests leave together, in order. */
   void send(EngineRequest request) {
     queued.add(request);

@@ -30,4 +30,7 @@ public interface EngineInput {
 
   /** See {@link EngineRequest.TubeSettingsChange}; {@code settings} null only reads. */
   TubeSettingsAnswer tubeSettings(String tube, io.github.vertxbeanstalkd.config.TubeSettings settings);
+
+  /** See {@link EngineRequest.DeadLetteredFrom}. */
+  String deadLetteredFrom(long id);
 }

@@ -84,6 +84,14 @@ public sealed interface EngineRequest {
     public Object applyTo(EngineInput engine) { return engine.tubeSettings(tube, settings); }
   }
 
+  /**
+   * Asks why job {@code id} is buried, when its tube's maxReserves buried it: the answer is the
+   * tube it was dead-lettered from, or an empty string (not dead-lettered, or no such job).
+   */
+  record DeadLetteredFrom(long id) implements EngineRequest {
+    public Object applyTo(EngineInput engine) { return engine.deadLetteredFrom(id); }
+  }
+
   /** Asks for a fresh {@link EngineSnapshot} as the message's reply; it is also published to the observer. */
   record Snapshot() implements EngineRequest {
     public Object applyTo(EngineInput engine) { return engine.snapshot(); }

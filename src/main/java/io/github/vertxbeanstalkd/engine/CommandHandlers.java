@@ -152,8 +152,8 @@ final class CommandHandlers extends SessionCommands {
     if (refused != null) {
       return refused;
     }
-    jobs.release(j, cmd.priority(), cmd.delaySeconds(), now());
-    return Reply.Word.RELEASED;
+    // protocol.txt: release may answer BURIED; here when the tube's maxReserves buried the job.
+    return jobs.release(j, cmd.priority(), cmd.delaySeconds(), now()) ? Reply.Word.RELEASED : Reply.Word.BURIED;
   }
 
   @Override

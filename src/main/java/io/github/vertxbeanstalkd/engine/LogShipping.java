@@ -192,6 +192,11 @@ public final class LogShipping implements ShippingPort {
       if (table.isLive(j)) {
         // Framed at once, straight from the store: no copy of the body of its own.
         frames.add(jobs.snapshotToFrameNow(j, now));
+        BinlogRecord.DeadLetterNote note = jobs.notes.record(table.id(j));
+        if (note != null) {
+          frames.add(note);
+          notJobs++;
+        }
       }
     }
     stream.copied(new CopySlice(standby, copy, jobs.lastSequence(), jobs.nextJobId(), frames.array(),
@@ -216,6 +221,10 @@ public final class LogShipping implements ShippingPort {
       if (j != JobTable.NONE) {
         frames.add(jobs.snapshotToFrameNow(j, now));
         held++;
+        BinlogRecord.DeadLetterNote note = jobs.notes.record(ids[i]);
+        if (note != null) {
+          frames.add(note);
+        }
       } else {
         frames.add(new BinlogRecord.Delete(ids[i]));
       }
@@ -244,6 +253,8 @@ public final class LogShipping implements ShippingPort {
         jobs.raiseNextJobId(h.nextJobId(), r, frames, at);
       } else if (r instanceof BinlogRecord.TubeSettingsTable t) {
         jobs.applyTubeSettings(t, frames, at);
+      } else if (r instanceof BinlogRecord.DeadLetterNote n) {
+        jobs.restoreNote(n, frames, at);
       } else if (r instanceof BinlogRecord.JobSnapshot snap) {
         jobs.replace(snap, r, now, frames, at);
       } else if (r instanceof BinlogRecord.Delete d) {

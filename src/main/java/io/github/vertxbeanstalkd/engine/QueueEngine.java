@@ -286,6 +286,12 @@ public final class QueueEngine {
     return Map.copyOf(jobs.rules.table());
   }
 
+  /** The tube job {@code id} was dead-lettered from (its maxReserves buried it), or an empty string. */
+  public String deadLetteredFrom(long id) {
+    DeadLetterNotes.Note note = jobs.notes.of(id);
+    return note == null || jobs.get(id) == JobTable.NONE ? "" : note.deadLetteredFrom();
+  }
+
   /** {@code tube}'s settings in force: its own over those of {@code "*"}. */
   public TubeSettings effectiveTubeSettings(String tube) {
     return jobs.rules.effective(tube);

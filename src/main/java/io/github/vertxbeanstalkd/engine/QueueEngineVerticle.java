@@ -336,6 +336,11 @@ public final class QueueEngineVerticle extends VerticleBase {
     }
 
     @Override
+    public String deadLetteredFrom(long id) {
+      return engine.deadLetteredFrom(id);
+    }
+
+    @Override
     public TubeSettingsAnswer tubeSettings(String tube, TubeSettings settings) {
       boolean isChanged = settings != null && engine.setTubeSettings(tube, settings);
       if (isChanged) {

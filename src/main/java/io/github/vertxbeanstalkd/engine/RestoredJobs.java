@@ -30,6 +30,11 @@ final class RestoredJobs implements ReplayTarget {
   }
 
   @Override
+  public void deadLetterNote(BinlogRecord.DeadLetterNote note) {
+    jobs.restoreNote(note, null, 0);
+  }
+
+  @Override
   public void tubeSettings(BinlogRecord.TubeSettingsTable table) {
     jobs.restoreTubeSettings(table);
   }

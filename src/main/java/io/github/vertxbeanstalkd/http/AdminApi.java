@@ -156,10 +156,16 @@ final class AdminApi {
       if (!(r instanceof Reply.JobBody job)) {
         return Future.succeededFuture(new JsonObject().putNull("job"));
       }
-      return engine.call(null, new Command.StatsJob(job.id())).map(stats -> {
+      return engine.call(null, new Command.StatsJob(job.id())).compose(stats -> {
         JsonObject facts = stats instanceof Reply.Stats d
             ? d.document().toJson() : new JsonObject().put("id", job.id());
-        return new JsonObject().put("job", BodyPreview.of(job.body()).addTo(facts));
+        return engine.deadLetteredFrom(job.id()).map(from -> {
+          if (!from.isEmpty()) {
+            // Beside stats-job's keys, which stay 1.12's: why the job is buried.
+            facts.put("deadLetter", new JsonObject().put("reason", "maxReserves").put("from", from));
+          }
+          return new JsonObject().put("job", BodyPreview.of(job.body()).addTo(facts));
+        });
       });
     });
   }

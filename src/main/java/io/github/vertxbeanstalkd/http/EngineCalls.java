@@ -51,6 +51,11 @@ final class EngineCalls {
     return client.tubeSettings(tube, settings);
   }
 
+  /** The tube job {@code id} was dead-lettered from, or an empty string. */
+  Future<String> deadLetteredFrom(long id) {
+    return client.deadLetteredFrom(id);
+  }
+
   /** Enters or leaves drain mode. */
   Future<Void> drain(boolean isDraining) {
     return client.drain(isDraining);

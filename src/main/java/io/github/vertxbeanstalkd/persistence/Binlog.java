@@ -342,6 +342,11 @@ public final class Binlog {
     }
 
     @Override
+    public void deadLetterNote(BinlogRecord.DeadLetterNote note) {
+      target.deadLetterNote(note);
+    }
+
+    @Override
     public void tubeSettings(BinlogRecord.TubeSettingsTable table) {
       standingSettings = table.settings().isEmpty() ? null : table;
       target.tubeSettings(table);

@@ -112,4 +112,16 @@ public sealed interface BinlogRecord {
       settings = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(settings));
     }
   }
+
+  /**
+   * Where job {@code id} stands toward its tube's maxReserves: the reserves it had when it was last
+   * kicked ({@code reservesBase}; only those after count), and the tube it was dead-lettered from
+   * ({@code deadLetteredFrom}, empty unless its maxReserves buried it). Written only with tube
+   * settings, after the kick or the dead letter, and again after each later snapshot of the job.
+   */
+  record DeadLetterNote(long id, int reservesBase, String deadLetteredFrom) implements BinlogRecord {
+    public DeadLetterNote {
+      Objects.requireNonNull(deadLetteredFrom, "deadLetteredFrom");
+    }
+  }
 }

@@ -31,6 +31,9 @@ final class RecordCodec {
   static final byte KICK = 6;
   static final byte RESERVE = 7;
   static final byte TUBE_SETTINGS = 8;
+  static final byte DEAD_LETTER_NOTE = 9;
+  /** Type, id, reserves base and the tube name's length byte of a dead-letter note. */
+  static final int NOTE_FIXED_BYTES = 1 + 8 + 4 + 1;
   /** Type plus the entry count of a settings table. */
   static final int SETTINGS_FIXED_BYTES = 1 + 4;
   /** One settings entry without its names: name length, three i64, dead-letter name length. */
@@ -50,7 +53,7 @@ final class RecordCodec {
       case RELEASE -> 1 + 8 + 4 + 4 + 8 + COUNTERS_BYTES;
       case BURY -> 1 + 8 + 4 + COUNTERS_BYTES;
       case KICK, RESERVE -> 1 + 8 + COUNTERS_BYTES;
-      case JOB, TUBE_SETTINGS -> -1;
+      case JOB, TUBE_SETTINGS, DEAD_LETTER_NOTE -> -1;
       default -> 0;
     };
   }
@@ -59,6 +62,9 @@ final class RecordCodec {
   static int frameBytes(BinlogRecord r) {
     if (r instanceof JobSnapshot j) {
       return FRAME_HEADER_BYTES + JOB_FIXED_BYTES + tubeLength(j.tube()) + j.body().length();
+    }
+    if (r instanceof BinlogRecord.DeadLetterNote n) {
+      return FRAME_HEADER_BYTES + NOTE_FIXED_BYTES + tubeLength(n.deadLetteredFrom());
     }
     if (r instanceof TubeSettingsTable t) {
       int bytes = FRAME_HEADER_BYTES + SETTINGS_FIXED_BYTES;
@@ -86,6 +92,8 @@ final class RecordCodec {
       return RESERVE;
     } else if (r instanceof TubeSettingsTable) {
       return TUBE_SETTINGS;
+    } else if (r instanceof BinlogRecord.DeadLetterNote) {
+      return DEAD_LETTER_NOTE;
     }
     return HIGH_WATER;
   }
@@ -125,6 +133,9 @@ final class RecordCodec {
       putCounters(b.putLong(res.id()), res.counters());
     } else if (r instanceof HighWater h) {
       b.putLong(h.nextJobId());
+    } else if (r instanceof BinlogRecord.DeadLetterNote n) {
+      b.putLong(n.id()).putInt(n.reservesBase());
+      putTube(b, n.deadLetteredFrom());
     } else if (r instanceof TubeSettingsTable t) {
       b.putInt(t.settings().size());
       for (Map.Entry<String, TubeSettings> e : t.settings().entrySet()) {
@@ -212,12 +223,25 @@ final class RecordCodec {
     if (type == TUBE_SETTINGS) {
       return settingsLength(data, offset, end) == length;
     }
+    if (type == DEAD_LETTER_NOTE) {
+      return noteLength(data, offset, end) == length;
+    }
     return fixed < 0 ? jobLength(data, offset, end) == length : fixed > 0 && fixed == length;
   }
 
   /** The shortest length field a record of a variable-length type may have. */
   private static int minLength(byte type) {
-    return type == TUBE_SETTINGS ? SETTINGS_FIXED_BYTES : JOB_FIXED_BYTES;
+    return switch (type) {
+      case TUBE_SETTINGS -> SETTINGS_FIXED_BYTES;
+      case DEAD_LETTER_NOTE -> NOTE_FIXED_BYTES;
+      default -> JOB_FIXED_BYTES;
+    };
+  }
+
+  /** The length field a dead-letter note at {@code offset} should have by its name's length, or -1. */
+  static long noteLength(byte[] data, int offset, int end) {
+    long nameAt = (long) offset + FRAME_HEADER_BYTES + NOTE_FIXED_BYTES - 1;
+    return nameAt >= end ? -1 : NOTE_FIXED_BYTES + Byte.toUnsignedInt(data[(int) nameAt]);
   }
 
   /**
@@ -276,6 +300,11 @@ final class RecordCodec {
         return new Kick(id, counters(b));
       case RESERVE:
         return new Reserve(id, counters(b));
+      case DEAD_LETTER_NOTE: {
+        int base = b.getInt();
+        String from = name(b);
+        return from == null || b.hasRemaining() ? null : new BinlogRecord.DeadLetterNote(id, base, from);
+      }
       default:
         return decodeJob(id, b, lender, offset, tubeHint);
     }

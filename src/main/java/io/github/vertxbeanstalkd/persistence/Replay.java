@@ -231,6 +231,10 @@ public final class Replay {
       target.tubeSettings(t);
       return;
     }
+    if (r instanceof BinlogRecord.DeadLetterNote n) {
+      target.deadLetterNote(n);
+      return;
+    }
     if (r instanceof JobSnapshot j) {
       target.snapshot(j, segment, frameBytes);
       if (ledger != null) {
@@ -284,6 +288,8 @@ public final class Replay {
       return b.id();
     } else if (r instanceof Kick k) {
       return k.id();
+    } else if (r instanceof BinlogRecord.DeadLetterNote n) {
+      return n.id();
     }
     return ((Reserve) r).id();
   }
