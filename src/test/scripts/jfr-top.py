@@ -37,7 +37,7 @@ STAGES = [
     ("api: typed BeanstalkClient", [["api.BeanstalkClient."]]),
     ("engine: QueueEngineVerticle.handle (whole)", [["engine.QueueEngineVerticle.handle"]]),
     ("engine: JobIndex", [["engine.JobIndex."]]),
-    ("TCP front (server package)", [["vertxbeanstalkd.server."]]),
+    ("TCP front (server package)", [["vertxbeanstalkd.tcp."]]),
     ("bench load generator", [["vertxbeanstalkd.bench."]]),
     ("Hazelcast", [["com.hazelcast."]]),
     ("socket I/O (Netty reads and writes)", [["AbstractEpollStreamChannel"], ["AbstractNioByteChannel"],

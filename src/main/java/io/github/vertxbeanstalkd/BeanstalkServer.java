@@ -150,7 +150,7 @@ public final class BeanstalkServer {
     deployed = claimed;
     Future<ServerInfo> gathered = deployed.compose(v -> vertx.executeBlocking(ServerInfo::gather));
     deployed = gathered
-        .compose(info -> vertx.deployVerticle(new QueueEngineVerticle(address, engineOptions(config, info),
+        .compose(info -> vertx.deployVerticle(new QueueEngineVerticle(address, engineOptions(config, info).withTubeSettings(config.tubes(), isReplicated),
             metrics == null ? EngineObserver.NONE : metrics, clock)))
         .onSuccess(ids::add);
     if (isReplicated) {

@@ -102,6 +102,10 @@ public final class BusFrontVerticle extends VerticleBase {
       });
       return;
     }
+    if (TubeSettingsActions.isOne(action)) {
+      TubeSettingsActions.run(engine, action, message);
+      return;
+    }
     BusRequest request;
     try {
       request = requests.parse(action, message.body());

@@ -142,6 +142,21 @@ public final class EngineClient {
     return vertx.eventBus().request(address.requests(), new EngineRequest.Drain(isDraining)).mapEmpty();
   }
 
+  /**
+   * Sets {@code tube}'s (or {@code "*"}'s) settings, or only reads the table when {@code settings}
+   * is null; see {@link EngineRequest.TubeSettingsChange}.
+   */
+  public Future<TubeSettingsAnswer> tubeSettings(String tube, io.github.vertxbeanstalkd.protocol.TubeSettings settings) {
+    return vertx.eventBus().<TubeSettingsAnswer>request(address.requests(),
+        new EngineRequest.TubeSettingsChange(tube, settings)).map(msg -> msg.body());
+  }
+
+  /** The tube job {@code id} was dead-lettered from, or an empty string; see {@link EngineRequest.DeadLetteredFrom}. */
+  public Future<String> deadLetteredFrom(long id) {
+    return vertx.eventBus().<String>request(address.requests(), new EngineRequest.DeadLetteredFrom(id))
+        .map(msg -> msg.body());
+  }
+
   /** Queues {@code request} for the engine; the turn's requests leave together, in order. */
   void send(EngineRequest request) {
     queued.add(request);

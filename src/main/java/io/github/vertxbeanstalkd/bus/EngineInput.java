@@ -32,4 +32,10 @@ public interface EngineInput {
 
   /** The front at {@code front} received {@code copiedBytes} of job bodies and documents in its replies ({@code Reply.transitBytes}). */
   void received(String front, long copiedBytes);
+
+  /** See {@link EngineRequest.TubeSettingsChange}; {@code settings} null only reads. */
+  TubeSettingsAnswer tubeSettings(String tube, io.github.vertxbeanstalkd.protocol.TubeSettings settings);
+
+  /** See {@link EngineRequest.DeadLetteredFrom}. */
+  String deadLetteredFrom(long id);
 }

@@ -1,5 +1,6 @@
 package io.github.vertxbeanstalkd.bus;
 
+import io.github.vertxbeanstalkd.protocol.TubeSettings;
 import io.github.vertxbeanstalkd.protocol.Command;
 import java.util.List;
 import java.util.function.Function;
@@ -74,6 +75,22 @@ public sealed interface EngineRequest {
   /** Enter drain mode (what SIGUSR1 does), or leave it. */
   record Drain(boolean isDraining) implements EngineRequest {
     public Object applyTo(EngineInput engine) { engine.drain(isDraining); return null; }
+  }
+
+  /**
+   * Sets {@code tube}'s (or {@code "*"}'s) settings, replacing what it had (empty ones remove its
+   * entry), or only reads them when {@code settings} is null; answers a {@link TubeSettingsAnswer}.
+   */
+  record TubeSettingsChange(String tube, TubeSettings settings) implements EngineRequest {
+    public Object applyTo(EngineInput engine) { return engine.tubeSettings(tube, settings); }
+  }
+
+  /**
+   * Asks why job {@code id} is buried, when its tube's maxReserves buried it: the answer is the
+   * tube it was dead-lettered from, or an empty string (not dead-lettered, or no such job).
+   */
+  record DeadLetteredFrom(long id) implements EngineRequest {
+    public Object applyTo(EngineInput engine) { return engine.deadLetteredFrom(id); }
   }
 
   /** Asks for a fresh {@link EngineSnapshot} as the message's reply; it is also published to the observer. */

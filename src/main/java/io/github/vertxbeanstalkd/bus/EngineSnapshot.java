@@ -9,12 +9,17 @@ import java.util.Map;
  * any thread without locks; it never walks the jobs.
  *
  * @param tubes by name, in list-tubes order
+ * @param tubeRules what the tube settings did, by tube name, for each tube they ever refused a put
+ *     of or dead-lettered a job from (empty without tube settings)
  */
 public record EngineSnapshot(long takenAtEpochMillis, Map<String, TubeCounts> tubes, long[] commandCounts,
     long jobTimeouts, long totalJobs, int currentConnections, long totalConnections, long rejectedConnections,
     int currentWaiting,
     boolean isDraining, long binlogBytes, long jobStoreBytes, long memoryBytes, long maxMemoryBytes,
-    long uptimeSeconds) {
+    long uptimeSeconds, Map<String, TubeRuleCounts> tubeRules) {
+
+  /** Puts a tube's maxJobs and maxBytes refused, and jobs its maxReserves buried, since the start. */
+  public record TubeRuleCounts(long refusedByMaxJobs, long refusedByMaxBytes, long deadLettered) {}
 
   /** One tube's counts; {@code oldestReadyAgeSeconds} is how long its longest-waiting ready job has waited. */
   public record TubeCounts(String name, long urgent, long ready, long reserved, long delayed, long buried,

@@ -21,6 +21,7 @@ public final class LocalCodec<T> implements MessageCodec<T, T> {
     register(vertx, EngineReply.class);
     register(vertx, EngineReplies.class);
     register(vertx, EngineSnapshot.class);
+    register(vertx, TubeSettingsAnswer.class);
   }
 
   /** Registers the local codec of one more message type (a second server in one Vert.x shares it). */

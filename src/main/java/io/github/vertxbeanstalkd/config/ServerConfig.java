@@ -1,5 +1,6 @@
 package io.github.vertxbeanstalkd.config;
 
+import io.github.vertxbeanstalkd.protocol.TubeSettings;
 import io.vertx.core.json.JsonObject;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,11 +14,12 @@ import java.util.Set;
  * @param replication the {@code replication} section: off unless the node joins a group
  * @param listeners the {@code listeners} list: addresses served besides {@code host}/{@code port}
  *     and {@code tls.port}, TCP (IPv4 or IPv6) or unix domain sockets, plain or TLS
+ * @param tubes the {@code tubes} section: settings by tube name, {@code "*"} for every tube's defaults
  */
 public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSection binlog, boolean isTcpEnabled,
     EventBusConfig eventBus, HttpConfig http, boolean isMetricsEnabled,
     long shutdownGraceMillis, int maxConnections, long maxMemoryBytes, TlsConfig tls,
-    ReplicationConfig replication, List<ListenerConfig> listeners) {
+    ReplicationConfig replication, List<ListenerConfig> listeners, Map<String, TubeSettings> tubes) {
   public static final String DEFAULT_HOST = "127.0.0.1";
   public static final int DEFAULT_PORT = 11300;
   /** BEHAVIOURS.md 4: 2^16 - 1, inclusive. */
@@ -56,7 +58,7 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
   public ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSection binlog) {
     this(host, port, maxJobSizeBytes, binlog, true, EventBusConfig.defaults(), HttpConfig.off(), true,
         DEFAULT_SHUTDOWN_GRACE_MILLIS, HeapBudget.defaultMaxConnections(), 0, TlsConfig.off(), ReplicationConfig.off(),
-        List.of());
+        List.of(), Map.of());
   }
 
   /** The launcher's defaults: every listener on, on loopback. */
@@ -118,6 +120,11 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
     return with(c -> c.listeners = List.copyOf(more));
   }
 
+  /** With these tube settings (see {@link TubeSettings}); {@code "*"} holds every tube's defaults. */
+  public ServerConfig withTubes(Map<String, TubeSettings> settings) {
+    return with(c -> c.tubes = Map.copyOf(settings));
+  }
+
   /** True when a listener of {@link #listeners()} is encrypted. */
   public boolean hasTlsListeners() {
     return listeners.stream().anyMatch(ListenerConfig::isTls);
@@ -162,6 +169,7 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
     TlsConfig tls;
     ReplicationConfig replication;
     List<ListenerConfig> listeners;
+    Map<String, TubeSettings> tubes;
   }
 
   private ServerConfig with(java.util.function.Consumer<Copy> change) {
@@ -180,10 +188,11 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
     c.tls = tls;
     c.replication = replication;
     c.listeners = listeners;
+    c.tubes = tubes;
     change.accept(c);
     return new ServerConfig(c.host, c.port, c.maxJobSizeBytes, c.binlog, c.isTcpEnabled,
         c.eventBus, c.http, c.isMetricsEnabled, c.shutdownGraceMillis, c.maxConnections, c.maxMemoryBytes, c.tls,
-        c.replication, c.listeners);
+        c.replication, c.listeners, c.tubes);
   }
 
   /** The defaults as JSON, the lowest layer of the configuration. */
@@ -231,7 +240,8 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
     return new ServerConfig(host, port, maxJobSize, binlog, tcp.flag("enabled", true),
         eventBus, HttpConfig.fromJson(json, host), isMetricsEnabled,
         graceMillis, maxConnections, maxMemory, TlsConfig.fromJson(json, host, hasTlsListeners),
-        ReplicationConfig.fromJson(json, eventBus.address(), binlog.isEnabled()), listeners);
+        ReplicationConfig.fromJson(json, eventBus.address(), binlog.isEnabled()), listeners,
+        TubeSettingsJson.tableFromJson(json.getValue(TubeSettings.SECTION)));
   }
 
   private static boolean metricsFlag(JsonObject json) {
@@ -298,6 +308,7 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
     all.addAll(ReplicationConfig.ENVIRONMENT.keySet());
     all.addAll(ConfigSection.topLevelKeys(ClusterTlsConfig.SECTION, ClusterTlsConfig.KEYS));
     all.add(ListenerConfig.KEY);
+    all.add(TubeSettings.SECTION);
     all.addAll(ClusterTlsConfig.ENVIRONMENT.keySet());
     return all;
   }

@@ -27,7 +27,11 @@ public enum Action {
   /** Enter drain mode, as SIGUSR1 does: answered by the front itself. */
   DRAIN("drain"),
   /** Leave drain mode. */
-  UNDRAIN("undrain");
+  UNDRAIN("undrain"),
+  /** Read one tube's settings, or every tube's (docs: tube-settings.md); answered by the engine. */
+  TUBE_SETTINGS("tube-settings"),
+  /** Replace one tube's (or {@code "*"}'s) settings. */
+  SET_TUBE_SETTINGS("set-tube-settings");
 
   /** The message header that names the action. */
   public static final String HEADER = "action";

@@ -59,6 +59,10 @@ final class CommandHandlers extends SessionCommands {
       // maxMemory: this job would pass the cap; every command that frees memory still works.
       return Reply.Word.OUT_OF_MEMORY;
     }
+    if (!jobs.rules.admitsPut(s.used(), cmd.body().length())) {
+      // The tube's maxJobs or maxBytes: OUT_OF_MEMORY, the refusal clients already retry.
+      return Reply.Word.OUT_OF_MEMORY;
+    }
     // protocol.txt: a ttr of 0 is silently raised to 1.
     int ttr = cmd.ttrSeconds() == 0 ? 1 : cmd.ttrSeconds();
     try {
@@ -148,8 +152,8 @@ final class CommandHandlers extends SessionCommands {
     if (refused != null) {
       return refused;
     }
-    jobs.release(j, cmd.priority(), cmd.delaySeconds(), now());
-    return Reply.Word.RELEASED;
+    // protocol.txt: release may answer BURIED; here when the tube's maxReserves buried the job.
+    return jobs.release(j, cmd.priority(), cmd.delaySeconds(), now()) ? Reply.Word.RELEASED : Reply.Word.BURIED;
   }
 
   @Override

@@ -262,6 +262,8 @@ final class JobTable {
   void setDelaySeconds(int j, int v) { putInt(j, DELAY_SECONDS, v); }
   int ttrSeconds(int j) { return getInt(j, TTR_SECONDS); }
   int tube(int j) { return getInt(j, TUBE); }
+  /** The job moves to the tube of that index (a dead letter); its tube's structures are the caller's. */
+  void setTube(int j, int tube) { putInt(j, TUBE, tube); }
   int reservedBy(int j) { return getInt(j, RESERVED_BY); }
   void setReservedBy(int j, int v) { putInt(j, RESERVED_BY, v); }
   int tubeHeapPosition(int j) { return getInt(j, TUBE_HEAP_POSITION); }

@@ -1,5 +1,6 @@
 package io.github.vertxbeanstalkd.engine;
 
+import io.github.vertxbeanstalkd.protocol.TubeSettings;
 import io.github.vertxbeanstalkd.persistence.Binlog;
 import io.github.vertxbeanstalkd.persistence.BinlogRecord;
 import io.github.vertxbeanstalkd.persistence.FrameBuffer;
@@ -47,6 +48,10 @@ final class JobTransitions {
   private long lastSequence;
   private ChangeStream changes = ChangeStream.NONE;
   private final JobReplies replies;
+  /** The tubes' settings: caps on puts, where dead letters go; logged here like every change. */
+  final TubeRules rules = new TubeRules();
+  /** Kicked and dead-lettered jobs' standing toward maxReserves. */
+  final DeadLetterNotes notes = new DeadLetterNotes();
 
   JobTransitions(JobTable table, Tubes tubes, Sessions sessions, ReadyListener listener, Binlog binlog, Clock clock) {
     this.table = table;
@@ -131,6 +136,7 @@ final class JobTransitions {
   void store(long id, Tube tube, JobBytes bytes, long now, int priority, int delaySeconds, int ttrSeconds) {
     int j = table.add(id, tube.index, bytes.length(), new PutBody(bytes), now, priority, delaySeconds, ttrSeconds);
     tube.countJob();
+    tube.addBody(bytes.length());
     totalJobs++;
     if (delaySeconds != 0) {
       delay(j, now);
@@ -147,6 +153,7 @@ final class JobTransitions {
   /** Compaction: writes a live job again, whole, so that older segments can go. */
   void migrate(int j, long now) {
     log(snapshot(j, now, SnapshotBody.of(table.body(j))));
+    logNote(table.id(j));
   }
 
   /**
@@ -160,6 +167,7 @@ final class JobTransitions {
       // Its tube keeps its place in list-tubes: the job comes back to it at once.
       base = table.logBase(j);
       unplace(j);
+      tubeOf(j).removeBody(table.bodyLength(j));
       table.remove(j);
     }
     int placed = place(snap, clock.nanos(), clock.epochMillis(), j == JobTable.NONE);
@@ -215,6 +223,38 @@ final class JobTransitions {
     }
   }
 
+  /** {@code tube} (or {@code "*"}) has these settings from now on, logged as the whole table. */
+  void setTubeSettings(String tube, TubeSettings settings) {
+    rules.set(tube, settings);
+    if (isLogged()) {
+      log(rules.record());
+    }
+  }
+
+  /** Replay or a primary's record: the job's note, if the job is held; {@code frames} null in a replay. */
+  void restoreNote(BinlogRecord.DeadLetterNote note, byte[] frames, int offset) {
+    if (table.find(note.id()) != JobTable.NONE) {
+      notes.put(note.id(), new DeadLetterNotes.Note(note.reservesBase(), note.deadLetteredFrom()));
+    }
+    if (frames != null) {
+      log(note, frames, offset);
+    }
+  }
+
+  /** Replay: the table in force is {@code table}, not logged again. */
+  void restoreTubeSettings(BinlogRecord.TubeSettingsTable table) {
+    rules.replaceAll(table.settings());
+  }
+
+  /**
+   * A standby applies a primary's table (or drops its own before a copy, {@code frames} null): it
+   * is in force at once and goes to this node's own log as it came.
+   */
+  void applyTubeSettings(BinlogRecord.TubeSettingsTable table, byte[] frames, int offset) {
+    rules.replaceAll(table.settings());
+    log(table, frames, offset);
+  }
+
   /** Replay is over: ids go on above every id the log ever held. */
   void restored(long logNextJobId) {
     nextJobId = Math.max(nextJobId, logNextJobId);
@@ -229,8 +269,13 @@ final class JobTransitions {
     int j = table.find(snap.id());
     // The log's account of where the job was stored goes with it to its new record.
     long base = j == JobTable.NONE ? JobBases.ABSENT : table.logBase(j);
+    DeadLetterNotes.Note note = notes.of(snap.id());
     if (j != JobTable.NONE) {
       drop(j);
+    }
+    if (note != null) {
+      // The same job, changed: its note stays until a note or a delete of the primary's says otherwise.
+      notes.put(snap.id(), note);
     }
     table.setLogBase(place(snap, now, clock.epochMillis(), j == JobTable.NONE), base);
     log(record, frames, offset);
@@ -348,6 +393,7 @@ final class JobTransitions {
         : table.add(snap.id(), tube.index, body.length(), body::copyTo, createdNanos, snap.priority(),
             snap.delaySeconds(), snap.ttrSeconds());
     setCounters(j, snap.counters());
+    tube.addBody(body.length());
     if (isNew) {
       tube.countJob();
       totalJobs++;
@@ -385,6 +431,10 @@ final class JobTransitions {
       table.countTimeout(j);
       jobTimeouts++;
       unreserve(j);
+      if (isOutOfReserves(j)) {
+        deadLetter(j, now);
+        return;
+      }
     }
     makeReady(j, now);
   }
@@ -411,11 +461,16 @@ final class JobTransitions {
     return reply(j, true);
   }
 
-  void release(int j, int priority, int delaySeconds, long now) {
+  /** The holder released the job; false when its tube's maxReserves buried it instead. */
+  boolean release(int j, int priority, int delaySeconds, long now) {
     table.setPriority(j, priority);
     table.setDelaySeconds(j, delaySeconds);
     table.countRelease(j);
     unreserve(j);
+    if (isOutOfReserves(j)) {
+      deadLetter(j, now);
+      return false;
+    }
     if (delaySeconds != 0) {
       delay(j, now);
     } else {
@@ -423,6 +478,59 @@ final class JobTransitions {
     }
     if (isLogged()) {
       log(new BinlogRecord.Release(table.id(j), priority, delaySeconds, readyAtEpochMillis(j, now), counters(j)));
+    }
+    return true;
+  }
+
+  /** maxReserves: whether the job, back from a TTR timeout or a release, has had its reserves. */
+  private boolean isOutOfReserves(int j) {
+    if (rules.isEmpty()) {
+      return false;
+    }
+    long limit = rules.effective(tubeOf(j).name).reserveLimit();
+    return limit > 0 && Integer.toUnsignedLong(table.reserves(j)) - notes.reservesBase(table.id(j)) >= limit;
+  }
+
+  /**
+   * The job, no longer reserved, is buried instead of made ready: in its tube's deadLetterTube if
+   * set (moved there, counted there from now on), else in its own. Counted as a bury and per tube.
+   */
+  private void deadLetter(int j, long now) {
+    long id = table.id(j);
+    Tube from = tubeOf(j);
+    String to = rules.effective(from.name).deadLetterTube();
+    rules.countDeadLetter(from.name);
+    table.setState(j, JobState.BURIED);
+    table.countBury(j);
+    notes.put(id, new DeadLetterNotes.Note(notes.reservesBase(id), from.name));
+    if (to == null || to.equals(from.name)) {
+      from.addBuried(j);
+      if (isLogged()) {
+        log(new BinlogRecord.Bury(id, table.priority(j), counters(j)));
+      }
+    } else {
+      Tube target = tubes.getOrCreate(to);
+      long bytes = table.bodyLength(j);
+      from.removeBody(bytes);
+      table.setTube(j, target.index);
+      target.addBody(bytes);
+      target.addBuried(j);
+      tubes.deleteIfUnused(from);
+      if (isLogged()) {
+        // A Bury names no tube: the job is written whole, in its new tube, as a compaction would.
+        log(snapshot(j, now, SnapshotBody.of(table.body(j))));
+      }
+    }
+    logNote(id);
+  }
+
+  /** Logs the job's note, if it has one and changes are recorded. */
+  private void logNote(long id) {
+    if (isLogged()) {
+      BinlogRecord.DeadLetterNote note = notes.record(id);
+      if (note != null) {
+        log(note);
+      }
     }
   }
 
@@ -459,6 +567,11 @@ final class JobTransitions {
     if (isLogged()) {
       log(new BinlogRecord.Kick(table.id(j), counters(j)));
     }
+    if (!rules.isEmpty() || notes.of(table.id(j)) != null) {
+      // maxReserves: a kicked job starts a fresh count; it is no longer a dead letter.
+      notes.put(table.id(j), new DeadLetterNotes.Note(table.reserves(j), ""));
+      logNote(table.id(j));
+    }
   }
 
   void remove(int j) {
@@ -473,6 +586,8 @@ final class JobTransitions {
   private void drop(int j) {
     unplace(j);
     Tube tube = tubeOf(j);
+    tube.removeBody(table.bodyLength(j));
+    notes.forget(table.id(j));
     table.remove(j);
     tubes.deleteIfUnused(tube);
   }

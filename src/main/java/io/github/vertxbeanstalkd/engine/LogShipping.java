@@ -26,6 +26,10 @@ public final class LogShipping implements ShippingPort {
   private final Runnable afterWork;
   private ReplicationGate gate;
   private ChangeStream stream = ChangeStream.NONE;
+  /** A standby: what it holds is the primary's, changed only by the primary's records. */
+  private boolean isFollowing;
+  /** Runs each time this node becomes primary, once its changes are streamed. */
+  private Runnable onPromotion = () -> { };
 
   LogShipping(JobTransitions jobs, DurableReplies replies, JobTable table, Clock clock, Runnable afterWork) {
     this.jobs = jobs;
@@ -41,12 +45,19 @@ public final class LogShipping implements ShippingPort {
    */
   @Override
   public void replicateTo(ChangeStream stream) {
+    isFollowing = false;
     gate = new ReplicationGate(clock, jobs::lastSequence);
     // No id until the group's store gives a range (allowIds): none is issued twice, whatever the network does.
     jobs.allowIds(0, jobs.nextJobId());
     this.stream = stream;
     jobs.streamChangesTo(stream);
     replies.guardBy(gate);
+    onPromotion.run();
+  }
+
+  /** {@code action} runs each time this node becomes primary, after its stream is set up. */
+  void onPromotion(Runnable action) {
+    this.onPromotion = action;
   }
 
   /** No longer a primary: nothing is streamed; replies that waited answer INTERNAL_ERROR. */
@@ -65,6 +76,10 @@ public final class LogShipping implements ShippingPort {
 
   @Override
   public int dropJobs(int cursor, int maxJobs) {
+    if (cursor == 0 && !jobs.rules.isEmpty()) {
+      // A copy starts: the settings go too; the primary's table, if it has one, comes with the copy.
+      jobs.applyTubeSettings(new BinlogRecord.TubeSettingsTable(java.util.Map.of()), null, 0);
+    }
     int dropped = 0;
     int j = table.nextSlot(cursor);
     for (; j != JobTable.NONE && dropped < maxJobs; j = table.nextSlot(j + 1)) {
@@ -80,9 +95,15 @@ public final class LogShipping implements ShippingPort {
 
   @Override
   public void follow() {
+    isFollowing = true;
     if (gate == null) {
       replies.guardBy(ReplicationGate.LOCAL);
     }
+  }
+
+  /** Whether this node is a standby, which takes changes from its primary only. */
+  boolean isFollowing() {
+    return isFollowing;
   }
 
   @Override
@@ -155,6 +176,12 @@ public final class LogShipping implements ShippingPort {
     // Jobs put and deleted before the copy are not in it, but their ids are taken: every slice
     // carries the high-water mark, so ids never go back after this standby is promoted.
     frames.add(new BinlogRecord.HighWater(jobs.nextJobId()));
+    // Every slice carries the tubes' settings, if any: a copy is whole from its first slice on.
+    int notJobs = 1;
+    if (!jobs.rules.isEmpty()) {
+      frames.add(jobs.rules.record());
+      notJobs++;
+    }
     int looked = 0;
     int j = table.nextSlot(cursor);
     long wallNow = clock.epochMillis();
@@ -163,10 +190,15 @@ public final class LogShipping implements ShippingPort {
       if (table.isLive(j)) {
         // Framed at once, straight from the record and the store: no snapshot object, no body copy of its own.
         jobs.frameSnapshot(j, now, wallNow, frames);
+        BinlogRecord.DeadLetterNote note = jobs.notes.record(table.id(j));
+        if (note != null) {
+          frames.add(note);
+          notJobs++;
+        }
       }
     }
     stream.copied(new CopySlice(standby, copy, jobs.lastSequence(), jobs.nextJobId(), frames.array(),
-        frames.length(), frames.records() - 1, j));
+        frames.length(), frames.records() - notJobs, j));
   }
 
   /**
@@ -188,6 +220,10 @@ public final class LogShipping implements ShippingPort {
       if (j != JobTable.NONE) {
         jobs.frameSnapshot(j, now, wallNow, frames);
         held++;
+        BinlogRecord.DeadLetterNote note = jobs.notes.record(ids[i]);
+        if (note != null) {
+          frames.add(note);
+        }
       } else {
         frames.add(new BinlogRecord.Delete(ids[i]));
       }
@@ -238,6 +274,10 @@ public final class LogShipping implements ShippingPort {
       int at = received.frameOffset(i);
       if (r instanceof BinlogRecord.HighWater h) {
         jobs.raiseNextJobId(h.nextJobId(), r, frames, at);
+      } else if (r instanceof BinlogRecord.TubeSettingsTable t) {
+        jobs.applyTubeSettings(t, frames, at);
+      } else if (r instanceof BinlogRecord.DeadLetterNote n) {
+        jobs.restoreNote(n, frames, at);
       } else if (r instanceof BinlogRecord.JobSnapshot snap) {
         jobs.replace(snap, r, now, frames, at);
       } else if (r instanceof BinlogRecord.Delete d) {

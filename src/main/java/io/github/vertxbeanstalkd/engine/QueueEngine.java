@@ -10,7 +10,9 @@ import io.github.vertxbeanstalkd.persistence.ReplayTarget;
 import io.github.vertxbeanstalkd.protocol.Command;
 import io.github.vertxbeanstalkd.protocol.Reply;
 import io.github.vertxbeanstalkd.store.DirectMemory;
+import io.github.vertxbeanstalkd.protocol.TubeSettings;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -237,6 +239,56 @@ public final class QueueEngine {
   /** The engine's side of log shipping: a primary's stream and acknowledgements, a standby's copy. */
   public LogShipping shipping() {
     return shipping;
+  }
+
+  // ---------------------------------------------------------------- tube settings
+
+  /**
+   * {@code tube} (or {@code "*"}) has these settings from now on (empty ones remove its entry),
+   * logged and streamed to standbys; false on a node that may not change anything now (a standby,
+   * a primary fenced off), where nothing changes.
+   */
+  public boolean setTubeSettings(String tube, TubeSettings settings) {
+    if (!replies.acceptsChanges() || shipping.isFollowing()) {
+      return false;
+    }
+    jobs.setTubeSettings(tube, settings);
+    runAndFlush();
+    return true;
+  }
+
+  /**
+   * At start, after the replay: each tube the config file names gets the file's settings (the file
+   * wins for what it names; changes made at run time to other tubes stay, as the log kept them). A
+   * node of a replication group ({@code untilPromoted}) does so when it becomes primary: until then
+   * its tubes are its primary's.
+   */
+  public void configureTubes(Map<String, TubeSettings> configured, boolean untilPromoted) {
+    if (untilPromoted) {
+      shipping.onPromotion(() -> configureTubes(configured, false));
+      return;
+    }
+    for (Map.Entry<String, TubeSettings> e : configured.entrySet()) {
+      if (!jobs.rules.own(e.getKey()).equals(e.getValue())) {
+        jobs.setTubeSettings(e.getKey(), e.getValue());
+      }
+    }
+  }
+
+  /** Every tube's own settings, {@code "*"} included, in the order they were first set. */
+  public Map<String, TubeSettings> tubeSettings() {
+    return Map.copyOf(jobs.rules.table());
+  }
+
+  /** The tube job {@code id} was dead-lettered from (its maxReserves buried it), or an empty string. */
+  public String deadLetteredFrom(long id) {
+    DeadLetterNotes.Note note = jobs.notes.of(id);
+    return note == null || jobs.get(id) == JobTable.NONE ? "" : note.deadLetteredFrom();
+  }
+
+  /** {@code tube}'s settings in force: its own over those of {@code "*"}. */
+  public TubeSettings effectiveTubeSettings(String tube) {
+    return jobs.rules.effective(tube);
   }
 
   // ---------------------------------------------------------------- server-wide

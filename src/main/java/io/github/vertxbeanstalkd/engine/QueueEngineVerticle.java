@@ -5,6 +5,8 @@ import io.github.vertxbeanstalkd.bus.EngineInput;
 import io.github.vertxbeanstalkd.bus.EngineSnapshot;
 import io.github.vertxbeanstalkd.bus.Scope;
 import io.github.vertxbeanstalkd.bus.SessionKey;
+import io.github.vertxbeanstalkd.bus.TubeSettingsAnswer;
+import io.github.vertxbeanstalkd.protocol.TubeSettings;
 import io.github.vertxbeanstalkd.protocol.Command;
 import io.github.vertxbeanstalkd.bus.EngineReplies;
 import io.github.vertxbeanstalkd.bus.EngineReply;
@@ -112,6 +114,7 @@ public final class QueueEngineVerticle extends VerticleBase {
           engine.limitMemory(maxMemoryBytes);
           engine.limitHeldState(options.maxHeldStateBytes());
           engine.limitCopiesInTransit(options.copiesInTransitBytes());
+          engine.configureTubes(options.tubes(), options.isTubeConfigDeferred());
           consumer = bus.localConsumer(address.requests(), msg -> {
             Object answer = handle(msg.body());
             if (msg.replyAddress() != null) {
@@ -260,6 +263,20 @@ public final class QueueEngineVerticle extends VerticleBase {
         return type.cast(engine.shipping());
       }
       throw new IllegalArgumentException("the engine offers no " + type.getName());
+    }
+
+    @Override
+    public String deadLetteredFrom(long id) {
+      return engine.deadLetteredFrom(id);
+    }
+
+    @Override
+    public TubeSettingsAnswer tubeSettings(String tube, TubeSettings settings) {
+      boolean isChanged = settings != null && engine.setTubeSettings(tube, settings);
+      if (isChanged) {
+        log.info("tube settings: '{}' is now {}", tube, settings.toJson().encode());
+      }
+      return new TubeSettingsAnswer(isChanged, engine.tubeSettings());
     }
 
     @Override

@@ -28,4 +28,14 @@ final class RestoredJobs implements ReplayTarget {
   public void delete(long id) {
     jobs.restoreDelete(id);
   }
+
+  @Override
+  public void deadLetterNote(BinlogRecord.DeadLetterNote note) {
+    jobs.restoreNote(note, null, 0);
+  }
+
+  @Override
+  public void tubeSettings(BinlogRecord.TubeSettingsTable table) {
+    jobs.restoreTubeSettings(table);
+  }
 }

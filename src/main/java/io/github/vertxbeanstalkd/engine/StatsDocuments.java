@@ -184,6 +184,17 @@ final class StatsDocuments {
         jobs.jobTimeouts(), jobs.totalJobs(), sessions.connectionCount(), sessions.totalConnections(),
         sessions.refusedConnections(), sessions.waitingCount(), isDraining.getAsBoolean(),
         binlog.stats().diskBytes(), table.reservedBytes(), memory.usedBytes(), memory.maxBytes(),
-        (now - startNanos) / Clock.SECOND_NANOS);
+        (now - startNanos) / Clock.SECOND_NANOS, ruleCounts());
+  }
+
+  private Map<String, EngineSnapshot.TubeRuleCounts> ruleCounts() {
+    Map<String, TubeRules.Counts> counts = jobs.rules.counts();
+    if (counts.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, EngineSnapshot.TubeRuleCounts> byName = new LinkedHashMap<>(counts.size() * 2);
+    counts.forEach((name, c) -> byName.put(name,
+        new EngineSnapshot.TubeRuleCounts(c.refusedByMaxJobs, c.refusedByMaxBytes, c.deadLettered)));
+    return Collections.unmodifiableMap(byName);
   }
 }

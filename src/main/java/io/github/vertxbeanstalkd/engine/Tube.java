@@ -24,6 +24,8 @@ final class Tube {
   private int reservedCount;
   private int urgentReadyCount;
   private long totalJobs;
+  /** Body bytes of the jobs in this tube, every state: what maxBytes caps. */
+  private long bodyBytes;
   private int usingCount;
   private int watchingCount;
   private long deleteCount;
@@ -68,6 +70,20 @@ final class Tube {
   /** Replay: a job counted when its snapshot was read is deleted further on in the log. */
   void uncountJob() {
     totalJobs--;
+  }
+
+  /** A job of {@code bytes} body bytes entered this tube (stored, restored, or moved here). */
+  void addBody(long bytes) {
+    bodyBytes += bytes;
+  }
+
+  /** A job of {@code bytes} body bytes left this tube. */
+  void removeBody(long bytes) {
+    bodyBytes -= bytes;
+  }
+
+  long bodyBytes() {
+    return bodyBytes;
   }
 
   /** {@code j} became ready at {@code nowNanos}, the time its deadline field keeps while ready. */

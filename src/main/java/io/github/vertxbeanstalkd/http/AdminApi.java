@@ -1,6 +1,9 @@
 package io.github.vertxbeanstalkd.http;
 
+import io.github.vertxbeanstalkd.config.TubeSettingsJson;
 import io.github.vertxbeanstalkd.bus.EngineSnapshot;
+import io.github.vertxbeanstalkd.bus.TubeSettingsAnswer;
+import io.github.vertxbeanstalkd.protocol.TubeSettings;
 import io.github.vertxbeanstalkd.protocol.Command;
 import io.github.vertxbeanstalkd.protocol.CommandParser;
 import io.github.vertxbeanstalkd.protocol.Reply;
@@ -17,8 +20,8 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
- * The admin page's JSON API: tubes and stats to look at; peek, kick, kick-job, delete, pause and
- * drain to act. Reads are GET; changes are POST with a JSON body (so a plain HTML form on another
+ * The admin page's JSON API: tubes and stats to look at; peek, kick, kick-job, delete, pause,
+ * drain and tube settings to act. Reads are GET; changes are POST with a JSON body (so a plain HTML form on another
  * site cannot send one).
  */
 final class AdminApi {
@@ -62,6 +65,26 @@ final class AdminApi {
         .map(r -> expect(r, Reply.Word.KICKED)));
     post(router, "/api/jobs/:id/delete", (ctx, json) -> engine.call(null, new Command.Delete(jobId(param(ctx, "id"))))
         .map(r -> expect(r, Reply.Word.DELETED)));
+    get(router, "/api/tube-settings", ctx -> engine.tubeSettings(null, null).map(AdminApi::settingsTable));
+    get(router, "/api/tube-settings/:tube", ctx -> {
+      String tube = settingsName(param(ctx, "tube"));
+      return engine.tubeSettings(tube, null).map(a -> settingsOf(tube, a));
+    });
+    post(router, "/api/tube-settings/:tube", (ctx, json) -> {
+      String tube = settingsName(param(ctx, "tube"));
+      TubeSettings settings;
+      try {
+        settings = TubeSettingsJson.fromJson("settings", json);
+      } catch (IllegalArgumentException e) {
+        throw new Refusal(400, "BAD_FORMAT", e.getMessage());
+      }
+      return engine.tubeSettings(tube, settings).map(a -> {
+        if (!a.isChanged()) {
+          throw new Refusal(409, "NOT_PRIMARY", "this node may not change tube settings now (a standby?)");
+        }
+        return settingsOf(tube, a);
+      });
+    });
     post(router, "/api/drain", (ctx, json) -> engine.drain(true).map(v -> new JsonObject().put("draining", true)));
     post(router, "/api/undrain", (ctx, json) -> engine.drain(false).map(v -> new JsonObject().put("draining", false)));
   }
@@ -134,12 +157,37 @@ final class AdminApi {
       if (!(r instanceof Reply.JobBody job)) {
         return Future.succeededFuture(new JsonObject().putNull("job"));
       }
-      return engine.call(null, new Command.StatsJob(job.id())).map(stats -> {
+      return engine.call(null, new Command.StatsJob(job.id())).compose(stats -> {
         JsonObject facts = stats instanceof Reply.Stats d
             ? d.document().toJson() : new JsonObject().put("id", job.id());
-        return new JsonObject().put("job", BodyPreview.of(job.body()).addTo(facts));
+        return engine.deadLetteredFrom(job.id()).map(from -> {
+          if (!from.isEmpty()) {
+            // Beside stats-job's keys, which stay 1.12's: why the job is buried.
+            facts.put("deadLetter", new JsonObject().put("reason", "maxReserves").put("from", from));
+          }
+          return new JsonObject().put("job", BodyPreview.of(job.body()).addTo(facts));
+        });
       });
     });
+  }
+
+  /** A tube name or "*", else a refusal. */
+  private static String settingsName(String tube) {
+    if (!TubeSettings.isTubeOrEveryTube(tube)) {
+      throw new Refusal(400, "BAD_FORMAT", "not a valid tube name nor \"*\"");
+    }
+    return tube;
+  }
+
+  private static JsonObject settingsTable(TubeSettingsAnswer a) {
+    JsonObject tubes = new JsonObject();
+    a.table().forEach((name, settings) -> tubes.put(name, settings.toJson()));
+    return new JsonObject().put("tubes", tubes);
+  }
+
+  private static JsonObject settingsOf(String tube, TubeSettingsAnswer a) {
+    return new JsonObject().put("tube", tube).put("settings", a.own(tube).toJson())
+        .put("effective", a.effective(tube).toJson());
   }
 
   private static JsonObject expect(Reply reply, Reply.Word success) {

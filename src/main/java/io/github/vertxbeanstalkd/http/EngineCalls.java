@@ -5,6 +5,8 @@ import io.github.vertxbeanstalkd.bus.EngineClient;
 import io.github.vertxbeanstalkd.bus.EngineSnapshot;
 import io.github.vertxbeanstalkd.bus.Scope;
 import io.github.vertxbeanstalkd.bus.SessionCalls;
+import io.github.vertxbeanstalkd.bus.TubeSettingsAnswer;
+import io.github.vertxbeanstalkd.protocol.TubeSettings;
 import io.github.vertxbeanstalkd.protocol.Command;
 import io.github.vertxbeanstalkd.protocol.Reply;
 import io.vertx.core.Future;
@@ -42,6 +44,16 @@ final class EngineCalls {
   /** A fresh snapshot of the engine's counts; fails while the engine is not running yet. */
   Future<EngineSnapshot> snapshot() {
     return client.snapshot();
+  }
+
+  /** Sets a tube's settings, or only reads them all when {@code settings} is null. */
+  Future<TubeSettingsAnswer> tubeSettings(String tube, TubeSettings settings) {
+    return client.tubeSettings(tube, settings);
+  }
+
+  /** The tube job {@code id} was dead-lettered from, or an empty string. */
+  Future<String> deadLetteredFrom(long id) {
+    return client.deadLetteredFrom(id);
   }
 
   /** Enters or leaves drain mode. */

@@ -79,6 +79,7 @@ public final class ServerMetrics implements EngineObserver {
       fsync = null;
     }
     registry.getPrometheusRegistry().register(new TubeSeries(this));
+    registry.getPrometheusRegistry().register(new TubeRuleSeries(this));
   }
 
   /**

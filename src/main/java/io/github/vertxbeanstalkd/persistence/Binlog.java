@@ -56,6 +56,11 @@ public final class Binlog {
   private long nextJobIdFloor = 1;
   private long recordsWritten;
   private long recordsMigrated;
+  /**
+   * The tubes' settings in force, written again after the HighWater of every new segment so that
+   * compaction never deletes the last table; null while no tube has settings.
+   */
+  private BinlogRecord.TubeSettingsTable standingSettings;
   /** After a recover start, every older segment is compacted away so the damage is gone. */
   private long migrateAllBelow;
   private boolean isClosed;
@@ -185,7 +190,7 @@ public final class Binlog {
       throw new IllegalStateException("binlog: replayed already");
     }
     try {
-      RecoveredLog found = Replay.into(dir, isRecoverRequested, target, ledger);
+      RecoveredLog found = Replay.into(dir, isRecoverRequested, new SettingsKept(target), ledger);
       if (found.tornTail() != null) {
         found.tornTail().cut();
       }
@@ -334,6 +339,44 @@ public final class Binlog {
     writer.submit(new WriterTask.StartSegment(index));
     HighWater mark = new HighWater(nextJobIdFloor);
     place(mark, RecordCodec.frameBytes(mark), null, 0);
+    if (standingSettings != null) {
+      place(standingSettings, RecordCodec.frameBytes(standingSettings), null, 0);
+    }
+  }
+
+  /** A replay's target that also keeps the last settings table read, to start the first segment with. */
+  private final class SettingsKept implements ReplayTarget {
+    private final ReplayTarget target;
+
+    SettingsKept(ReplayTarget target) {
+      this.target = target;
+    }
+
+    @Override
+    public void snapshot(JobSnapshot job, long segment, int frameBytes) {
+      target.snapshot(job, segment, frameBytes);
+    }
+
+    @Override
+    public void change(long id, BinlogRecord change) {
+      target.change(id, change);
+    }
+
+    @Override
+    public void delete(long id) {
+      target.delete(id);
+    }
+
+    @Override
+    public void deadLetterNote(BinlogRecord.DeadLetterNote note) {
+      target.deadLetterNote(note);
+    }
+
+    @Override
+    public void tubeSettings(BinlogRecord.TubeSettingsTable table) {
+      standingSettings = table.settings().isEmpty() ? null : table;
+      target.tubeSettings(table);
+    }
   }
 
   /** @param frames where the record's frame is, as received, at {@code offset}; null to encode it */
@@ -346,6 +389,8 @@ public final class Binlog {
       nextJobIdFloor = Math.max(nextJobIdFloor, j.id() + 1);
     } else if (r instanceof Delete d) {
       ledger.forget(d.id());
+    } else if (r instanceof BinlogRecord.TubeSettingsTable t) {
+      standingSettings = t.settings().isEmpty() ? null : t;
     }
     if (frames == null) {
       recordsWritten++;

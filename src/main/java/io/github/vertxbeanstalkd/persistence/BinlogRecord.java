@@ -1,6 +1,8 @@
 package io.github.vertxbeanstalkd.persistence;
 
+import io.github.vertxbeanstalkd.protocol.TubeSettings;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -97,4 +99,29 @@ public sealed interface BinlogRecord {
    * newest segment always bounds every id ever issued, even when every job was deleted.
    */
   record HighWater(long nextJobId) implements BinlogRecord {}
+
+  /**
+   * Every tube's settings as they stand after a change, the whole table ({@code "*"} included): the
+   * last one in the log wins. Also written after the HighWater of every segment while the table is
+   * not empty, so that compaction never deletes the one that is in force.
+   *
+   * @param settings tube name (or {@code "*"}) to its settings, in order; none is empty
+   */
+  record TubeSettingsTable(Map<String, TubeSettings> settings) implements BinlogRecord {
+    public TubeSettingsTable {
+      settings = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(settings));
+    }
+  }
+
+  /**
+   * Where job {@code id} stands toward its tube's maxReserves: the reserves it had when it was last
+   * kicked ({@code reservesBase}; only those after count), and the tube it was dead-lettered from
+   * ({@code deadLetteredFrom}, empty unless its maxReserves buried it). Written only with tube
+   * settings, after the kick or the dead letter, and again after each later snapshot of the job.
+   */
+  record DeadLetterNote(long id, int reservesBase, String deadLetteredFrom) implements BinlogRecord {
+    public DeadLetterNote {
+      Objects.requireNonNull(deadLetteredFrom, "deadLetteredFrom");
+    }
+  }
 }

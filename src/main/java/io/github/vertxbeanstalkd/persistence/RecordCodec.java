@@ -7,8 +7,12 @@ import io.github.vertxbeanstalkd.persistence.BinlogRecord.JobSnapshot;
 import io.github.vertxbeanstalkd.persistence.BinlogRecord.Kick;
 import io.github.vertxbeanstalkd.persistence.BinlogRecord.Release;
 import io.github.vertxbeanstalkd.persistence.BinlogRecord.Reserve;
+import io.github.vertxbeanstalkd.protocol.TubeSettings;
+import io.github.vertxbeanstalkd.persistence.BinlogRecord.TubeSettingsTable;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.zip.CRC32C;
 
 /**
@@ -26,6 +30,14 @@ final class RecordCodec {
   static final byte BURY = 5;
   static final byte KICK = 6;
   static final byte RESERVE = 7;
+  static final byte TUBE_SETTINGS = 8;
+  static final byte DEAD_LETTER_NOTE = 9;
+  /** Type, id, reserves base and the tube name's length byte of a dead-letter note. */
+  static final int NOTE_FIXED_BYTES = 1 + 8 + 4 + 1;
+  /** Type plus the entry count of a settings table. */
+  static final int SETTINGS_FIXED_BYTES = 1 + 4;
+  /** One settings entry without its names: name length, three i64, dead-letter name length. */
+  static final int SETTINGS_ENTRY_BYTES = 1 + 3 * 8 + 1;
   private static final int COUNTERS_BYTES = 5 * 4;
   /** Type plus the fixed part of a job: id, state, pri, delay, ttr, readyAt, created, counters, lengths. */
   static final int JOB_FIXED_BYTES = 1 + 8 + 1 + 4 + 4 + 4 + 8 + 8 + COUNTERS_BYTES + 1 + 4;
@@ -41,7 +53,7 @@ final class RecordCodec {
       case RELEASE -> 1 + 8 + 4 + 4 + 8 + COUNTERS_BYTES;
       case BURY -> 1 + 8 + 4 + COUNTERS_BYTES;
       case KICK, RESERVE -> 1 + 8 + COUNTERS_BYTES;
-      case JOB -> -1;
+      case JOB, TUBE_SETTINGS, DEAD_LETTER_NOTE -> -1;
       default -> 0;
     };
   }
@@ -50,6 +62,17 @@ final class RecordCodec {
   static int frameBytes(BinlogRecord r) {
     if (r instanceof JobSnapshot j) {
       return FRAME_HEADER_BYTES + JOB_FIXED_BYTES + tubeLength(j.tube()) + j.body().length();
+    }
+    if (r instanceof BinlogRecord.DeadLetterNote n) {
+      return FRAME_HEADER_BYTES + NOTE_FIXED_BYTES + tubeLength(n.deadLetteredFrom());
+    }
+    if (r instanceof TubeSettingsTable t) {
+      int bytes = FRAME_HEADER_BYTES + SETTINGS_FIXED_BYTES;
+      for (Map.Entry<String, TubeSettings> e : t.settings().entrySet()) {
+        String dead = e.getValue().deadLetterTube();
+        bytes += SETTINGS_ENTRY_BYTES + tubeLength(e.getKey()) + (dead == null ? 0 : tubeLength(dead));
+      }
+      return bytes;
     }
     return FRAME_HEADER_BYTES + fixedLength(typeOf(r));
   }
@@ -67,6 +90,10 @@ final class RecordCodec {
       return KICK;
     } else if (r instanceof Reserve) {
       return RESERVE;
+    } else if (r instanceof TubeSettingsTable) {
+      return TUBE_SETTINGS;
+    } else if (r instanceof BinlogRecord.DeadLetterNote) {
+      return DEAD_LETTER_NOTE;
     }
     return HIGH_WATER;
   }
@@ -106,6 +133,18 @@ final class RecordCodec {
       putCounters(b.putLong(res.id()), res.counters());
     } else if (r instanceof HighWater h) {
       b.putLong(h.nextJobId());
+    } else if (r instanceof BinlogRecord.DeadLetterNote n) {
+      b.putLong(n.id()).putInt(n.reservesBase());
+      putTube(b, n.deadLetteredFrom());
+    } else if (r instanceof TubeSettingsTable t) {
+      b.putInt(t.settings().size());
+      for (Map.Entry<String, TubeSettings> e : t.settings().entrySet()) {
+        TubeSettings s = e.getValue();
+        putTube(b, e.getKey());
+        b.putLong(unsetAsMinusOne(s.maxJobs())).putLong(unsetAsMinusOne(s.maxBytes()))
+            .putLong(unsetAsMinusOne(s.maxReserves()));
+        putTube(b, s.deadLetterTube() == null ? "" : s.deadLetterTube());
+      }
     }
     b.putInt(4, checksum(target, at, frameBytes));
   }
@@ -148,7 +187,7 @@ final class RecordCodec {
     }
     byte type = b.get(FRAME_HEADER_BYTES);
     int fixed = fixedLength(type);
-    if (fixed == 0 || (fixed > 0 && fixed != length) || (fixed < 0 && length < JOB_FIXED_BYTES)) {
+    if (fixed == 0 || (fixed > 0 && fixed != length) || (fixed < 0 && length < minLength(type))) {
       return Frame.damaged("record type " + type + " with length " + length);
     }
     if (checksum(data, offset, FRAME_HEADER_BYTES + length) != b.getInt(4)) {
@@ -181,7 +220,51 @@ final class RecordCodec {
       return false;
     }
     int fixed = fixedLength(type);
+    if (type == TUBE_SETTINGS) {
+      return settingsLength(data, offset, end) == length;
+    }
+    if (type == DEAD_LETTER_NOTE) {
+      return noteLength(data, offset, end) == length;
+    }
     return fixed < 0 ? jobLength(data, offset, end) == length : fixed > 0 && fixed == length;
+  }
+
+  /** The shortest length field a record of a variable-length type may have. */
+  private static int minLength(byte type) {
+    return switch (type) {
+      case TUBE_SETTINGS -> SETTINGS_FIXED_BYTES;
+      case DEAD_LETTER_NOTE -> NOTE_FIXED_BYTES;
+      default -> JOB_FIXED_BYTES;
+    };
+  }
+
+  /** The length field a dead-letter note at {@code offset} should have by its name's length, or -1. */
+  static long noteLength(byte[] data, int offset, int end) {
+    long nameAt = (long) offset + FRAME_HEADER_BYTES + NOTE_FIXED_BYTES - 1;
+    return nameAt >= end ? -1 : NOTE_FIXED_BYTES + Byte.toUnsignedInt(data[(int) nameAt]);
+  }
+
+  /**
+   * The length field a settings table frame at {@code offset} should have by its entry count and
+   * name lengths, or -1 when they run past {@code end}.
+   */
+  static long settingsLength(byte[] data, int offset, int end) {
+    long at = (long) offset + FRAME_HEADER_BYTES + SETTINGS_FIXED_BYTES;
+    if (at > end) {
+      return -1;
+    }
+    long count = Integer.toUnsignedLong(ByteBuffer.wrap(data).getInt((int) at - 4));
+    for (long i = 0; i < count; i++) {
+      if (at >= end) {
+        return -1;
+      }
+      at += 1 + Byte.toUnsignedInt(data[(int) at]) + 3 * 8;
+      if (at >= end) {
+        return -1;
+      }
+      at += 1 + Byte.toUnsignedInt(data[(int) at]);
+    }
+    return at > end ? -1 : at - offset - FRAME_HEADER_BYTES;
   }
 
   /** The length field a job frame at {@code offset} should have by its tube and body lengths, or -1. */
@@ -200,6 +283,9 @@ final class RecordCodec {
 
   /** @param lender the array {@code b} is a slice of, from {@code offset}, to lend a job's body from; or null */
   private static BinlogRecord decode(byte type, ByteBuffer b, byte[] lender, int offset, String tubeHint) {
+    if (type == TUBE_SETTINGS) {
+      return decodeSettings(b);
+    }
     long id = b.getLong();
     switch (type) {
       case HIGH_WATER:
@@ -214,6 +300,11 @@ final class RecordCodec {
         return new Kick(id, counters(b));
       case RESERVE:
         return new Reserve(id, counters(b));
+      case DEAD_LETTER_NOTE: {
+        int base = b.getInt();
+        String from = name(b);
+        return from == null || b.hasRemaining() ? null : new BinlogRecord.DeadLetterNote(id, base, from);
+      }
       default:
         return decodeJob(id, b, lender, offset, tubeHint);
     }
@@ -246,6 +337,56 @@ final class RecordCodec {
     }
     String name = isNamed(tube, tubeHint) ? tubeHint : new String(tube, StandardCharsets.ISO_8859_1);
     return new JobSnapshot(id, name, state, priority, delaySeconds, readyAt, ttrSeconds, created, counters, body);
+  }
+
+  /** A settings table; null when its entries do not fill the payload exactly or hold impossible values. */
+  private static TubeSettingsTable decodeSettings(ByteBuffer b) {
+    long count = Integer.toUnsignedLong(b.getInt());
+    if (count * SETTINGS_ENTRY_BYTES > b.remaining()) {
+      return null;
+    }
+    Map<String, TubeSettings> table = new LinkedHashMap<>();
+    for (long i = 0; i < count; i++) {
+      String name = name(b);
+      if (name == null || name.isEmpty() || b.remaining() < 3 * 8 + 1) {
+        return null;
+      }
+      Long maxJobs = minusOneAsUnset(b.getLong());
+      Long maxBytes = minusOneAsUnset(b.getLong());
+      Long maxReserves = minusOneAsUnset(b.getLong());
+      String dead = name(b);
+      if (dead == null || isNegative(maxJobs) || isNegative(maxBytes) || isNegative(maxReserves)) {
+        return null;
+      }
+      table.put(name, new TubeSettings(maxJobs, maxBytes, maxReserves, dead.isEmpty() ? null : dead));
+    }
+    return b.hasRemaining() ? null : new TubeSettingsTable(table);
+  }
+
+  /** A name written by {@link #putTube}, or null when it runs past the payload. */
+  private static String name(ByteBuffer b) {
+    if (!b.hasRemaining()) {
+      return null;
+    }
+    int length = Byte.toUnsignedInt(b.get());
+    if (b.remaining() < length) {
+      return null;
+    }
+    byte[] bytes = new byte[length];
+    b.get(bytes);
+    return new String(bytes, StandardCharsets.ISO_8859_1);
+  }
+
+  private static long unsetAsMinusOne(Long value) {
+    return value == null ? -1 : value;
+  }
+
+  private static Long minusOneAsUnset(long value) {
+    return value == -1 ? null : value;
+  }
+
+  private static boolean isNegative(Long value) {
+    return value != null && value < 0;
   }
 
   /** Whether {@code name} is the tube name {@code bytes} spell (one char per byte, as in {@link #putTube}). */

@@ -227,6 +227,14 @@ public final class Replay {
       nextJobId = Math.max(nextJobId, h.nextJobId());
       return;
     }
+    if (r instanceof BinlogRecord.TubeSettingsTable t) {
+      target.tubeSettings(t);
+      return;
+    }
+    if (r instanceof BinlogRecord.DeadLetterNote n) {
+      target.deadLetterNote(n);
+      return;
+    }
     if (r instanceof JobSnapshot j) {
       target.snapshot(j, segment, frameBytes);
       if (ledger != null) {
@@ -280,6 +288,8 @@ public final class Replay {
       return b.id();
     } else if (r instanceof Kick k) {
       return k.id();
+    } else if (r instanceof BinlogRecord.DeadLetterNote n) {
+      return n.id();
     }
     return ((Reserve) r).id();
   }

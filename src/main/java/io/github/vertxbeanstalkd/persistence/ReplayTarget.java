@@ -24,4 +24,10 @@ public interface ReplayTarget {
 
   /** Job {@code id} is deleted; ignored when the target holds no such job. */
   void delete(long id);
+
+  /** The tubes' settings are {@code table} from now on (the last table in the log wins). */
+  default void tubeSettings(BinlogRecord.TubeSettingsTable table) {}
+
+  /** Job {@code note.id()}'s standing toward maxReserves; ignored when the target holds no such job. */
+  default void deadLetterNote(BinlogRecord.DeadLetterNote note) {}
 }

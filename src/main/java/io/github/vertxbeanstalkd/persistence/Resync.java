@@ -91,8 +91,12 @@ final class Resync {
     if (RecordCodec.hasFraming(data, offset, length, type, data.length)) {
       return FRAME_HEADER_BYTES + length;
     }
-    long rebuilt = type == RecordCodec.JOB
-        ? RecordCodec.jobLength(data, offset, data.length) : RecordCodec.fixedLength(type);
+    long rebuilt = switch (type) {
+      case RecordCodec.JOB -> RecordCodec.jobLength(data, offset, data.length);
+      case RecordCodec.TUBE_SETTINGS -> RecordCodec.settingsLength(data, offset, data.length);
+      case RecordCodec.DEAD_LETTER_NOTE -> RecordCodec.noteLength(data, offset, data.length);
+      default -> RecordCodec.fixedLength(type);
+    };
     if (rebuilt > 0 && rebuilt <= RecordCodec.MAX_LENGTH
         && isChecksumWith(data, offset, (int) rebuilt, offset, intBytes((int) rebuilt))) {
       return FRAME_HEADER_BYTES + rebuilt;

@@ -140,7 +140,9 @@ public final class OwnStream {
       if (at[0] == offset) {
         meets[0] = true;
       }
-      if (at[0] <= offset || r instanceof BinlogRecord.HighWater || tooMany[0]) {
+      // A settings table names no job: the primary's own table reaches this node in the stream.
+      if (at[0] <= offset || r instanceof BinlogRecord.HighWater || r instanceof BinlogRecord.TubeSettingsTable
+          || tooMany[0]) {
         return;
       }
       if (n[0] == MAX_REWOUND_JOBS) {

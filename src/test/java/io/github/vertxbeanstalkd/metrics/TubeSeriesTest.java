@@ -65,6 +65,6 @@ class TubeSeriesTest {
     for (String name : tubes) {
       byName.put(name, new EngineSnapshot.TubeCounts(name, 0, ready, 2, 0, ready + 1, ready, 0, 1, 0, false, 0, 1.5));
     }
-    return new EngineSnapshot(0, byName, new long[Counter.values().length], 0, 0, 0, 0, 0, 0, false, 0, 0, 0, 0, 0);
+    return new EngineSnapshot(0, byName, new long[Counter.values().length], 0, 0, 0, 0, 0, 0, false, 0, 0, 0, 0, 0, java.util.Map.of());
   }
 }

@@ -72,6 +72,16 @@ final class ModelEngine {
     change(new Delete(id));
   }
 
+  /** The tubes' settings become {@code table}; no job changes. */
+  void settings(java.util.Map<String, io.github.vertxbeanstalkd.protocol.TubeSettings> table) {
+    change(new BinlogRecord.TubeSettingsTable(table));
+  }
+
+  /** Job {@code id}'s standing toward maxReserves; no job changes. */
+  void note(long id, int reservesBase, String deadLetteredFrom) {
+    change(new BinlogRecord.DeadLetterNote(id, reservesBase, deadLetteredFrom));
+  }
+
   /** What the engine does: apply, log, then rewrite what compaction asks for. */
   private void change(BinlogRecord r) {
     apply(r);

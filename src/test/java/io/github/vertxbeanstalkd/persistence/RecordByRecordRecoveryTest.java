@@ -57,6 +57,9 @@ class RecordByRecordRecoveryTest {
       engine.release(2, 8, 30);
       engine.bury(3, 9);
       engine.kick(3);
+      engine.note(3, 1, "");
+      engine.settings(java.util.Map.of("tube0", new io.github.vertxbeanstalkd.protocol.TubeSettings(5L, null, 2L,
+          "dead")));
       engine.reserve(4);
       engine.delete(5);
       engine.bury(6, 1);

@@ -42,7 +42,21 @@ class RecordCodecTest {
         new Release(42, 0, 0, 0, COUNTERS),
         new Bury(42, 2_000_000_000, COUNTERS),
         new Kick(42, COUNTERS),
-        new Reserve(42, COUNTERS));
+        new Reserve(42, COUNTERS),
+        new BinlogRecord.TubeSettingsTable(java.util.Map.of()),
+        new BinlogRecord.TubeSettingsTable(settings()),
+        new BinlogRecord.DeadLetterNote(42, -1, ""),
+        new BinlogRecord.DeadLetterNote(Long.MAX_VALUE, 7, "t".repeat(200)));
+  }
+
+  /** A settings table with every key set, none, and names at their longest. */
+  private static java.util.Map<String, io.github.vertxbeanstalkd.protocol.TubeSettings> settings() {
+    java.util.Map<String, io.github.vertxbeanstalkd.protocol.TubeSettings> table = new java.util.LinkedHashMap<>();
+    table.put("*", new io.github.vertxbeanstalkd.protocol.TubeSettings(null, null, 5L, "dead"));
+    table.put("emails", new io.github.vertxbeanstalkd.protocol.TubeSettings(0L, Long.MAX_VALUE, 0xFFFF_FFFFL,
+        "x".repeat(200)));
+    table.put("t".repeat(200), new io.github.vertxbeanstalkd.protocol.TubeSettings(1L, null, null, null));
+    return table;
   }
 
   @Test

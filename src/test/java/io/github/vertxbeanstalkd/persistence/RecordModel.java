@@ -24,6 +24,10 @@ final class RecordModel {
       nextJobId = Math.max(nextJobId, h.nextJobId());
       return;
     }
+    if (r instanceof BinlogRecord.TubeSettingsTable || r instanceof BinlogRecord.DeadLetterNote) {
+      // FORMAT.md: neither changes a job nor the ids.
+      return;
+    }
     long id = idOf(r);
     nextJobId = Math.max(nextJobId, id + 1);
     JobSnapshot j = jobs.get(id);

@@ -170,6 +170,22 @@ final class ShippingPair implements AutoCloseable {
     return primary.port();
   }
 
+  /** Runs {@code call} with a client of the primary's engine (a front's way in), on the pair's context. */
+  <T> T onPrimaryEngine(java.util.function.Function<io.github.vertxbeanstalkd.bus.EngineClient, Future<T>> call) {
+    return engineCall(primary, call);
+  }
+
+  /** {@link #onPrimaryEngine} for the standby's engine. */
+  <T> T onStandbyEngine(java.util.function.Function<io.github.vertxbeanstalkd.bus.EngineClient, Future<T>> call) {
+    return engineCall(standby, call);
+  }
+
+  private <T> T engineCall(BeanstalkServer server,
+      java.util.function.Function<io.github.vertxbeanstalkd.bus.EngineClient, Future<T>> call) {
+    return await(OnContext.call(context, () -> io.github.vertxbeanstalkd.bus.EngineClient.start(vertx,
+        server.engineAddress()).compose(client -> call.apply(client).eventually(client::stop))));
+  }
+
   int standbyPort() {
     return standby.port();
   }

@@ -177,6 +177,7 @@ async function renderPeek(article) {
   fact(facts, 'age', job.age + ' s');
   if (state === 'delayed') fact(facts, 'ready in', job['time-left'] + ' s');
   fact(facts, 'reserves / timeouts', job.reserves + ' / ' + job.timeouts);
+  if (job.deadLetter) fact(facts, 'dead letter', 'buried by maxReserves of tube ' + job.deadLetter.from);
   fact(facts, 'body', job.bodyBytes + ' bytes' + (job.bodyEncoding === 'hex' ? ', binary (hex)' : '')
       + (job.bodyTruncated ? ', start shown' : ''));
   if (target.dataset.job === shown) {
