@@ -131,21 +131,6 @@ public final class Binlog {
     return lock(config, engineThread, listener, DiskLogFiles.INSTANCE, reserve, DISK_FULL_RETRY_MILLIS);
   }
 
-  /**
-   * A new, empty log like {@link #open}'s whose files keep nothing ({@link NowhereFiles}): every
-   * path of a real log runs, its writer thread included, but nothing is read or written on any
-   * disk, {@code config}'s directory included (it is neither created nor locked), and a sync
-   * returns at once. For the warm-up's throwaway servers, so that a server with a binlog opens its
-   * port on code compiled for logging, without waiting for a disk while it rehearses.
-   */
-  public static Binlog openWritingNowhere(BinlogConfig config, Executor engineThread, BinlogListener listener) {
-    long reserve = Math.min(MAX_RESERVE_BYTES, config.segmentSizeBytes());
-    Binlog b = new Binlog(config, engineThread, listener, NowhereFiles.INSTANCE, null, reserve,
-        DISK_FULL_RETRY_MILLIS);
-    b.start(RecoveredLog.empty(), 0);
-    return b;
-  }
-
   static Binlog open(BinlogConfig config, Executor engineThread, BinlogListener listener, LogFiles files,
       long reserveBytes, long retryMillis) throws IOException {
     return lock(config, engineThread, listener, files, reserveBytes, retryMillis).collect();

@@ -36,11 +36,10 @@ public final class BodyStore {
   }
 
   /**
-   * A store whose pages hold 2^{@code pageShrinkLog2} times fewer bodies: the warm-up's throwaway
-   * engines use it to reach, with a few thousand jobs, the page counts a real backlog reaches with
-   * millions (see engine.JobTable).
+   * A store whose pages hold 2^{@code pageShrinkLog2} times fewer bodies, so that a test reaches with
+   * a few thousand jobs the page counts a real backlog reaches with millions.
    */
-  public BodyStore(DirectMemory memory, int pageShrinkLog2) {
+  BodyStore(DirectMemory memory, int pageShrinkLog2) {
     this.memory = memory;
     this.pageBytesLog2 = PAGE_BYTES_LOG2 - pageShrinkLog2;
     this.classBytes = sizeClasses();
