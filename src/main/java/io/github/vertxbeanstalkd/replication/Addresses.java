@@ -19,17 +19,6 @@ record Addresses(String prefix, String primary, String announcements, String nod
     return prefix + "forward." + term;
   }
 
-  /**
-   * Where node {@code nodeId} takes subscriptions while it is the primary, besides {@link #primary()}.
-   * A standby told of a new primary asks there, never an older primary that has not let go of
-   * {@link #primary()} yet (one cut off or paused keeps it until the cluster removes it, and a
-   * request to it waits out its timeout). Every node registers its own at start, while the cluster
-   * is whole.
-   */
-  String subscriptions(String nodeId) {
-    return prefix + "node." + nodeId + ".subscribe";
-  }
-
   /** Where this node answers how far it applied the primary's stream. */
   String position() {
     return node + ".position";

@@ -34,20 +34,10 @@ import org.slf4j.LoggerFactory;
  * <p>While the group's record says that the primary of a term acknowledged changes alone, no
  * standby holds them: only the node that led that term, still holding what it led, may compete
  * (REPLICATION.md "What is promised").
- *
- * <p>The primary's hold on the lock ends when its session's time-to-live runs out, or at once when
- * it can acknowledge nothing any more: with minAcks 1 or more it needs a standby's acknowledgement
- * or a write to the store for each change, so once every standby has lost it and the store's
- * majority goes on without it (a leader other than it), this node revokes its hold instead of
- * waiting out the time-to-live. Until the store's majority goes on without it, this node makes no
- * call to the store: as long as the silent primary leads the store's consensus, those calls would
- * wait on it.
  */
 final class Candidacy {
   private static final Logger log = LoggerFactory.getLogger(Candidacy.class);
   private static final long QUIET_BEFORE_COMPETING_NANOS = 1_000_000_000L;
-  /** Another standby lost the primary as this node did: it heard nothing from it for as long. */
-  private static final long QUIET_BEFORE_COMPETING_MILLIS = QUIET_BEFORE_COMPETING_NANOS / 1_000_000;
   private static final long POSITION_QUERY_MILLIS = 300;
   /**
    * How long a member in the view that does not answer a position query is waited for: longer
@@ -70,10 +60,6 @@ final class Candidacy {
   private final Map<String, Long> silentSince = new HashMap<>();
   /** The other nodes' positions when this node last decided to compete, for the log. */
   private volatile String lastCompared = "";
-  /** A primary's hold on the lock may be revoked once every standby lost it (minAcks 1 or more). */
-  private final boolean mayRevoke;
-  /** The primary whose hold this node revoked while it stays silent (lock thread only). */
-  private String revoked;
 
   /** What this node holds of the primary's stream (its follower). */
   interface Stream {
@@ -95,13 +81,6 @@ final class Candidacy {
 
   Candidacy(Vertx vertx, String group, Stream follower, GroupLock lock, BooleanSupplier isFollowing,
       java.util.function.LongSupplier ledTerm) {
-    this(vertx, group, follower, lock, isFollowing, ledTerm, false);
-  }
-
-  /** @param mayRevoke the group acknowledges a change only once a standby or the store has it (minAcks 1 or more) */
-  Candidacy(Vertx vertx, String group, Stream follower, GroupLock lock, BooleanSupplier isFollowing,
-      java.util.function.LongSupplier ledTerm, boolean mayRevoke) {
-    this.mayRevoke = mayRevoke;
     this.vertx = vertx;
     this.ledTerm = ledTerm;
     this.group = group;
@@ -127,14 +106,6 @@ final class Candidacy {
       return follower.newestTerm() == 0 && !isFollowing.getAsBoolean() && aloneTerm() == -1;
     }
     if (System.nanoTime() - follower.lastHeardNanos() < QUIET_BEFORE_COMPETING_NANOS) {
-      revoked = null;
-      return false;
-    }
-    String formerPrimary = follower.followedNode();
-    if (formerPrimary != null && !lock.goesOnWithout(formerPrimary)) {
-      // The silent primary still leads the store's consensus as this node knows: calls would wait on
-      // it. Its followers elect another within about a second of its silence.
-      log.debug("replication: the silent primary {} still leads the store's consensus as this node knows", formerPrimary);
       return false;
     }
     long alone = aloneTerm();
@@ -148,6 +119,7 @@ final class Candidacy {
     }
     long applied = follower.applied();
     List<String> ids = new ArrayList<>(lock.otherMemberIds());
+    String formerPrimary = follower.followedNode();
     if (formerPrimary != null) {
       ids.remove(formerPrimary);
     }
@@ -159,7 +131,6 @@ final class Candidacy {
     }
     long now = System.nanoTime();
     StringBuilder seen = new StringBuilder();
-    boolean isLostByAll = true;
     for (int i = 0; i < ids.size(); i++) {
       String id = ids.get(i);
       JsonObject p;
@@ -173,19 +144,14 @@ final class Candidacy {
         // then go on without it (it may be paused, and then it is no better a candidate).
         long since = silentSince.computeIfAbsent(id, k -> now);
         if (now - since < UNANSWERED_WAIT_NANOS) {
-          log.debug("replication: member {} does not answer its position ({})", id, e.toString());
           return false;
         }
         seen.append(' ').append(id).append(": no answer;");
-        isLostByAll = false;
         continue;
       }
       silentSince.remove(id);
       long theirTerm = p.getLong("term", -1L);
       long theirApplied = p.getLong("applied", 0L);
-      if (p.getLong("heardMillisAgo", 0L) < QUIET_BEFORE_COMPETING_MILLIS) {
-        isLostByAll = false;
-      }
       seen.append(' ').append(id).append(": term ").append(theirTerm).append(" offset ").append(theirApplied)
           .append(';');
       if (theirTerm > copied || (theirTerm == copied && theirApplied > applied)) {
@@ -195,12 +161,6 @@ final class Candidacy {
       }
     }
     lastCompared = seen.toString();
-    if (mayRevoke && isLostByAll && formerPrimary != null && !formerPrimary.equals(revoked)) {
-      log.info("replication: every standby lost the primary (node {}) for {} ms or more and the store's majority goes "
-          + "on without it: its hold on the lock ends now", formerPrimary, QUIET_BEFORE_COMPETING_MILLIS);
-      lock.revoke(formerPrimary);
-      revoked = formerPrimary;
-    }
     return true;
   }
 

@@ -9,9 +9,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Ends, in one CP group, the sessions a member opened before a moment (it departed, or every
- * standby lost it), so that a lock it held is free at once instead of after the session's
- * time-to-live. Blocks: call it off the event loops.
+ * Ends, in one CP group, the sessions a departed member opened before it left, so that a lock it
+ * held is free at once instead of after the session's time-to-live. Blocks: call it off the event
+ * loops.
  */
 final class DepartedSessions {
   private static final Logger log = LoggerFactory.getLogger(DepartedSessions.class);
@@ -19,21 +19,16 @@ final class DepartedSessions {
   private DepartedSessions() {}
 
   static void close(HazelcastInstance hz, String cpGroup, Address gone, long removedAtMillis) {
-    close(hz, cpGroup, gone, removedAtMillis, "departed member");
-  }
-
-  /** @param who how the log names the member, for example "departed member" */
-  static void close(HazelcastInstance hz, String cpGroup, Address gone, long removedAtMillis, String who) {
     try {
       CPSessionManagementService sessions = hz.getCPSubsystem().getCPSessionManagementService();
       for (CPSession s : sessions.getAllSessions(cpGroup).toCompletableFuture().get(5, TimeUnit.SECONDS)) {
         if (s.endpoint().equals(gone) && s.creationTime() < removedAtMillis) {
           sessions.forceCloseSession(cpGroup, s.id()).toCompletableFuture().get(5, TimeUnit.SECONDS);
-          log.info("replication: closed the CP session of {} {}", who, gone);
+          log.info("replication: closed the CP session of departed member {}", gone);
         }
       }
     } catch (Exception e) {
-      log.warn("replication: could not close the CP sessions of {} {}: {}", who, gone, e.toString());
+      log.warn("replication: could not close the CP sessions of departed member {}: {}", gone, e.toString());
     }
   }
 }

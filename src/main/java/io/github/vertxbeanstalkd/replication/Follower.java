@@ -79,16 +79,6 @@ final class Follower implements Candidacy.Stream {
   private volatile long copiedTerm = -1;
   private volatile long appliedVolatile;
   private boolean isSubscribing;
-  /** Counts subscription requests: the answer to one given up on is ignored. */
-  private long subscriptions;
-  /** A subscription request waits for its answer (as opposed to a rewind's work on the log). */
-  private boolean isAwaitingAnswer;
-  /** The jobs to fetch again that the request waiting for its answer carries, given back if it is given up. */
-  private long[] askedRefetch;
-  /** The newest term a primary announced, and its node, whose own subscription address is asked; -1: none known. */
-  private long announcedTerm = -1;
-  private String announcedNode;
-
   private final AddressRoutes routes;
   private Future<?> work = Future.succeededFuture();
   /**
@@ -232,14 +222,12 @@ final class Follower implements Candidacy.Stream {
   }
 
   /**
-   * Answers other nodes that consider taking over with how far this node applied the stream, and
-   * how long ago it last heard its primary (see {@link Candidacy}), for as long as the node runs,
-   * whatever its role.
+   * Answers other nodes that consider taking over with how far this node applied the stream (see
+   * ReplicationNode.mayCompete), for as long as the node runs, whatever its role.
    */
   Future<Void> answerPositionQueries() {
     positionQueries = vertx.eventBus().consumer(addresses.position(),
-        msg -> msg.reply(new JsonObject().put("term", copiedTerm).put("applied", appliedVolatile)
-            .put("heardMillisAgo", isActive ? (System.nanoTime() - lastHeardNanos) / 1_000_000 : 0L)));
+        msg -> msg.reply(new JsonObject().put("term", copiedTerm).put("applied", appliedVolatile)));
     return positionQueries.completion();
   }
 
@@ -261,23 +249,11 @@ final class Follower implements Candidacy.Stream {
     return unregistered.transform(v -> work.transform(w -> positionWritten.transform(p -> Future.<Void>succeededFuture())));
   }
 
-  /**
-   * A new primary announced itself: follow it, at once. A request still waiting for an answer may
-   * wait on the primary that was lost (up to its timeout): it is given up, and the new primary is
-   * asked at its own node's address.
-   */
-  void onAnnouncement(long term, String node) {
+  /** A new primary announced itself: follow it. */
+  void onAnnouncement(long term) {
     sawTerm(term);
-    if (isActive && term != followedTerm && node != null) {
+    if (isActive && term != followedTerm) {
       followedTerm = -1;
-      announcedTerm = term;
-      announcedNode = node;
-      if (isAwaitingAnswer) {
-        refetch = askedRefetch;
-        subscriptions++;
-        isAwaitingAnswer = false;
-        isSubscribing = false;
-      }
       subscribe();
     }
   }
@@ -344,29 +320,15 @@ final class Follower implements Candidacy.Stream {
         hello.put("ownStream", true);
       }
     }
-    long request = ++subscriptions;
-    isAwaitingAnswer = true;
-    askedRefetch = rewinding;
-    String to = announcedTerm >= newestTerm ? addresses.subscriptions(announcedNode) : addresses.primary();
-    vertx.eventBus().<JsonObject>request(to, hello, new DeliveryOptions().setSendTimeout(2_000))
+    vertx.eventBus().<JsonObject>request(addresses.primary(), hello, new DeliveryOptions().setSendTimeout(2_000))
         .onComplete(r -> {
-          if (request != subscriptions) {
-            return;
-          }
-          isAwaitingAnswer = false;
           isSubscribing = false;
           if (!isActive) {
             return;
           }
-          if (r.failed()) {
-            // The announced primary is gone or stepped down: whoever is primary now answers at the group's address.
-            announcedTerm = -1;
-          }
           if (r.succeeded() && r.result().body().getLong("rewindTo") != null && own != null) {
             rewind(r.result().body().getLong("term"), r.result().body().getLong("rewindTo"));
           } else if (r.succeeded()) {
-            // Asked again after a silence, whoever is primary by then answers at the group's address.
-            announcedTerm = -1;
             releaseOwn();
             long term = r.result().body().getLong("term");
             sawTerm(term);

@@ -73,20 +73,6 @@ interface GroupLock {
    */
   java.util.List<String> otherMemberIds();
 
-  /**
-   * The store's majority goes on without node {@code nodeId}: its consensus has a leader, as this
-   * node knows, and that leader is another node. Until then this node's calls to the store may
-   * wait on that node. Cheap: no call to the store.
-   */
-  boolean goesOnWithout(String nodeId);
-
-  /**
-   * Ends node {@code nodeId}'s hold on the lock now, instead of after its session's time-to-live:
-   * only for a holder that can acknowledge nothing any more (every standby has lost it, and the
-   * majority goes on without it). Blocks; a failure is logged, and the time-to-live still ends it.
-   */
-  void revoke(String nodeId);
-
   /** Stops competing; a held lock is released. */
   void stop();
 

@@ -25,9 +25,7 @@ import org.slf4j.LoggerFactory;
  * alive across restarts (open-source Hazelcast keeps no CP state on disk, so a restarted node comes
  * back as a new member): when a member leaves, its CP sessions are closed at once (its lock is
  * freed without waiting out the session's time-to-live), and its seat is removed once it is dead for
- * sure ({@link DeadSeats}); a node that starts without a CP seat while one is free promotes itself;
- * this node's CP calls follow the leader its own Raft replica knows, and the primary asks to lead
- * the lock's Raft group ({@link CpLeader}).
+ * sure ({@link DeadSeats}); a node that starts without a CP seat while one is free promotes itself.
  * The group's records (who went on alone, the ids given out) are {@link GroupRecords}, in the same
  * CP group.
  */
@@ -60,8 +58,6 @@ final class HazelcastGroupLock implements GroupLock {
   private final java.util.concurrent.atomic.AtomicBoolean isHealing = new java.util.concurrent.atomic.AtomicBoolean();
   /** Removes the seats of members dead for sure, which the CP groups would otherwise keep addressing. */
   private final DeadSeats deadSeats;
-  /** Who leads the lock's Raft group: this node's CP calls follow it, and the primary asks for it. */
-  private final CpLeader raftLeader;
   private Thread runner;
   private final PauseWatch pauses = new PauseWatch(() -> isRunning, this::onPause, this::healAgainIfUnseated);
 
@@ -71,7 +67,6 @@ final class HazelcastGroupLock implements GroupLock {
     this.lockThread = Executors.newSingleThreadExecutor(r -> daemon(r, "replication-lock"));
     this.cpThread = Executors.newSingleThreadExecutor(r -> daemon(r, "replication-cp"));
     this.deadSeats = new DeadSeats(hz, HazelcastGroupLock::vertxNodeIdOf);
-    this.raftLeader = new CpLeader(hz);
   }
 
   private static Thread daemon(Runnable r, String name) {
@@ -195,7 +190,6 @@ final class HazelcastGroupLock implements GroupLock {
     lockThread.shutdown();
     cpThread.shutdownNow();
     deadSeats.stop();
-    raftLeader.stop();
   }
 
   /** Acquires, confirms every half second while held, and competes again once lost. */
@@ -203,7 +197,6 @@ final class HazelcastGroupLock implements GroupLock {
       java.util.function.LongSupplier ledTerm) {
     FencedLock lock = hz.getCPSubsystem().getLock(name);
     records = new GroupRecords(hz, name);
-    raftLeader.start(lock.getGroupId());
     while (isRunning) {
       long term = 0;
       try {
@@ -214,7 +207,6 @@ final class HazelcastGroupLock implements GroupLock {
         // No waiting inside the lock: whether this node may take over is decided afresh each try.
         term = lock.tryLockAndGetFence();
         if (term == FencedLock.INVALID_FENCE) {
-          log.debug("replication: the group's lock is held by another node");
           term = 0;
           Thread.sleep(100);
           continue;
@@ -235,7 +227,6 @@ final class HazelcastGroupLock implements GroupLock {
           continue;
         }
         listener.acquired(term, sent, GroupRecords.isAlone(claimed));
-        raftLeader.askLead();
         while (isRunning) {
           Thread.sleep(CONFIRM_MILLIS);
           sent = System.nanoTime();
@@ -244,7 +235,6 @@ final class HazelcastGroupLock implements GroupLock {
             break;
           }
           listener.confirmed(term, sent);
-          raftLeader.askLead();
         }
       } catch (InterruptedException stopping) {
         Thread.currentThread().interrupt();
@@ -285,34 +275,6 @@ final class HazelcastGroupLock implements GroupLock {
   public CompletionStage<Long> takeIds(long atLeast, long count) {
     // Only a primary takes ids, and it became one on the lock's thread, after the records were made.
     return records.takeIds(atLeast, count);
-  }
-
-  @Override
-  public boolean goesOnWithout(String nodeId) {
-    Member member = memberOf(nodeId);
-    if (member == null) {
-      // Gone from the view: a call addressed to it fails over to another member at once.
-      return raftLeader.leader() != null;
-    }
-    return !raftLeader.leadsAt(member.getAddress());
-  }
-
-  @Override
-  public void revoke(String nodeId) {
-    Member member = memberOf(nodeId);
-    if (member != null) {
-      DepartedSessions.close(hz, CP_GROUP, member.getAddress(), System.currentTimeMillis(),
-          "the primary every standby lost,");
-    }
-  }
-
-  private Member memberOf(String vertxNodeId) {
-    for (Member member : hz.getCluster().getMembers()) {
-      if (!member.localMember() && vertxNodeId.equals(vertxNodeIdOf(member))) {
-        return member;
-      }
-    }
-    return null;
   }
 
   @Override

@@ -50,8 +50,6 @@ public final class ReplicationNode extends VerticleBase {
   private IdRanges idRanges;
   private ChangeOutbox outbox;
   private MessageConsumer<JsonObject> primaryConsumer;
-  /** The term whose standbys this node answers at its own subscription address (it is primary, its stream set up); 0: none. */
-  private long subscribableTerm;
   /** The deployment serving forwarded connections while this node is the primary. */
   private String forwardingId;
   private String nodeId;
@@ -151,8 +149,7 @@ public final class ReplicationNode extends VerticleBase {
       }
     }, binlogDir == null ? null : new PositionFile(binlogDir), own,
         binlogDir == null ? null : new StreamAnchors(binlogDir));
-    candidacy = new Candidacy(vertx, config.group(), follower, lock, () -> isFollowing, () -> ledTerm,
-        config.minAcks() > 0);
+    candidacy = new Candidacy(vertx, config.group(), follower, lock, () -> isFollowing, () -> ledTerm);
     publish();
     return Future.all(
             // Changes and copy slices through one consumer: the order the engine produced them in.
@@ -167,14 +164,7 @@ public final class ReplicationNode extends VerticleBase {
               }
             }).completion(),
             vertx.eventBus().<JsonObject>consumer(addresses.announcements(), msg -> onAnnouncement(msg.body()))
-                .completion(),
-            vertx.eventBus().<JsonObject>consumer(addresses.subscriptions(nodeId), msg -> {
-              if (isPrimaryOf(subscribableTerm)) {
-                onSubscription(msg);
-              } else {
-                msg.fail(404, "NOT_PRIMARY");
-              }
-            }).completion())
+                .completion())
         .compose(v -> follower.loadPosition())
         .compose(v -> binlogDir == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {
           ledTerm = new LedTermFile(binlogDir).read();
@@ -301,8 +291,6 @@ public final class ReplicationNode extends VerticleBase {
             // Stepped down meanwhile, which closed the consumer and the forwarding address.
             return Future.failedFuture("stepped down while taking over");
           }
-          // Standbys told of this term subscribe at this node's own address, registered at start.
-          subscribableTerm = promotedTerm;
           vertx.eventBus().publish(addresses.announcements(), new JsonObject().put("term", promotedTerm)
               .put("node", clusterNodeId));
           route.set(new PrimaryRoute.Primary(promotedTerm, clusterNodeId, null));
@@ -369,7 +357,6 @@ public final class ReplicationNode extends VerticleBase {
     engine.send(port -> port.stopReplicating());
     Future<Void> unregistered = primaryConsumer == null ? Future.succeededFuture() : primaryConsumer.unregister();
     primaryConsumer = null;
-    subscribableTerm = 0;
     String forwarding = forwardingId;
     forwardingId = null;
     unregistered.transform(v -> forwarding == null ? Future.succeededFuture() : vertx.undeploy(forwarding))
@@ -402,7 +389,7 @@ public final class ReplicationNode extends VerticleBase {
       }
       return;
     }
-    follower.onAnnouncement(announced, announcement.getString("node"));
+    follower.onAnnouncement(announced);
     term = Math.max(term, announced);
     routeTo(announced, announcement.getString("node"));
   }
