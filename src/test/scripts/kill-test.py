@@ -147,13 +147,8 @@ import uuid
 # partition-test.py); restart-test.py reaches Conn, clock, wait_for and DeadlinePassed through this module.
 from client_ledger import (HOST, POLL_SECONDS, PROBE_SECONDS, Conn, Consumer, DeadlinePassed, Ledger, Producer,
                            analyse, clock, drain, now, tube_stats, wait_for)
+from bench_jar import bench_classpath  # beside this file
 
-def bench_classpath(jar):
-    """The load generator's class path: the server jar JAR, then the bench's own jar (BENCH_JAR,
-    else the one `mvn package` builds beside the server's, target/vertx-beanstalkd-bench.jar)."""
-    default = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "target",
-                           "vertx-beanstalkd-bench.jar")
-    return jar + os.pathsep + os.path.normpath(os.environ.get("BENCH_JAR", default))
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 HEALTHZ_SECONDS = 0.7

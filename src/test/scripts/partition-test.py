@@ -85,13 +85,8 @@ import uuid
 
 from client_ledger import (Conn, Consumer, DeadlinePassed, Ledger, Producer, analyse, clock, drain, now,
                            tube_stats, wait_for)
+from bench_jar import bench_classpath  # beside this file
 
-def bench_classpath(jar):
-    """The load generator's class path: the server jar JAR, then the bench's own jar (BENCH_JAR,
-    else the one `mvn package` builds beside the server's, target/vertx-beanstalkd-bench.jar)."""
-    default = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "target",
-                           "vertx-beanstalkd-bench.jar")
-    return jar + os.pathsep + os.path.normpath(os.environ.get("BENCH_JAR", default))
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 PREFIX = "bpt-"                      # every namespace of this script; --cleanup looks for it
