@@ -303,6 +303,7 @@ final class JobTransitions {
         f.delaySeconds(), f.ttrSeconds());
     table.setCounters(j, f.counter(0), f.counter(1), f.counter(2), f.counter(3), f.counter(4));
     tube.countJob();
+    tube.addBody(f.bodyLength());
     totalJobs++;
     nextJobId = Math.max(nextJobId, id + 1);
     switch (f.state()) {

@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.vertxbeanstalkd.persistence.BinlogRecord;
+import io.github.vertxbeanstalkd.protocol.TubeSettings;
 import io.github.vertxbeanstalkd.persistence.ReceivedFrames;
 import io.github.vertxbeanstalkd.persistence.RecordFrames;
 import java.util.ArrayList;
@@ -149,6 +150,27 @@ class LogShippingTest {
     }
     ship(late);
     assertSameJobs(primary, late, 301);
+  }
+
+  @Test
+  void aStandbyThatCopiedATubeCountsItsBodyBytesAgainstMaxBytes() {
+    replicate();
+    primary.engine.setTubeSettings("capped", new TubeSettings(null, 10L, null, null));
+    Session producer = primary.open();
+    primary.one(producer, use("capped"));
+    assertEquals("INSERTED 1", primary.one(producer, put("1234")));
+    assertEquals("INSERTED 2", primary.one(producer, put("1234")));
+    shipped.clear();
+    EngineFixture late = new EngineFixture();
+    for (int cursor = 0; cursor >= 0; ) {
+      cursor = slice(cursor, 2_000);
+    }
+    ship(late);
+    // Promoted, it holds 8 of the tube's 10 bytes: a third body of 4 does not fit, as on the primary.
+    Session client = late.open();
+    late.one(client, use("capped"));
+    assertEquals("OUT_OF_MEMORY", late.one(client, put("1234")));
+    assertEquals("OUT_OF_MEMORY", primary.one(producer, put("1234")));
   }
 
   @Test
