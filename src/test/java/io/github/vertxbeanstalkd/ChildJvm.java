@@ -145,7 +145,8 @@ public final class ChildJvm implements AutoCloseable {
     }
   }
 
-  private String log(int lastChars) {
+  /** The last {@code lastChars} characters of the log. */
+  public String log(int lastChars) {
     try {
       String all = Files.readString(logFile, StandardCharsets.ISO_8859_1);
       return all.length() > lastChars ? "..." + all.substring(all.length() - lastChars) : all;
