@@ -174,7 +174,7 @@ class CandidacyTest {
     long until = System.nanoTime() + 3_000_000_000L;
     while (System.nanoTime() < until) {
       assertFalse(candidacy.mayCompete(), "took over without a standby that may hold the last acknowledged changes");
-      Thread.sleep(100);
+      Thread.sleep(100); // it must hold for the whole span: the span is the thing tested
     }
   }
 }

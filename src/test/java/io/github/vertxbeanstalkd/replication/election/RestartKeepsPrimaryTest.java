@@ -2,7 +2,6 @@ package io.github.vertxbeanstalkd.replication.election;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.hazelcast.config.Config;
 import com.hazelcast.config.InMemoryXmlConfig;
@@ -11,6 +10,7 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.cp.internal.RaftService;
 import com.hazelcast.cp.internal.raft.impl.RaftNode;
 import com.hazelcast.instance.impl.HazelcastInstanceProxy;
+import io.github.vertxbeanstalkd.Await;
 import io.github.vertxbeanstalkd.LoopbackPorts;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -66,10 +66,10 @@ class RestartKeepsPrimaryTest {
     for (int i = 1; i < 3; i++) {
       startStandbyLock(i);
     }
-    awaitTrue("node 0 holds the lock", () -> term.get() > 0, SEATED_MILLIS);
+    Await.until("node 0 holds the lock", () -> term.get() > 0, SEATED_MILLIS);
     for (int i = 0; i < 3; i++) {
       int k = i;
-      awaitTrue("node " + k + " seated", () -> locks[k].isSeated(), SEATED_MILLIS);
+      Await.until("node " + k + " seated", () -> locks[k].isSeated(), SEATED_MILLIS);
     }
     // Each restart of the CP group's leader cost the lock about half the time before the fix.
     int cycles = Integer.getInteger("restart.cycles", 2);
@@ -85,15 +85,15 @@ class RestartKeepsPrimaryTest {
       // heartbeats among them would miss the session's time-to-live. Hazelcast alone removes a
       // missing CP member after 30 s.
       long killedAt = System.nanoTime();
-      awaitTrue("the seat of node " + victim + " removed", () -> seatsAt(address) == 0, SEAT_REMOVED_MILLIS);
+      Await.until("the seat of node " + victim + " removed", () -> seatsAt(address) == 0, SEAT_REMOVED_MILLIS);
       System.out.println("RestartKeepsPrimaryTest: cycle " + cycle + ": the seat of node " + victim + " was removed "
           + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt) + " ms after it was killed");
       members[victim] = member(victim);
       startStandbyLock(victim);
-      awaitTrue("node " + victim + " seated again", () -> locks[victim].isSeated(), SEATED_MILLIS);
+      Await.until("node " + victim + " seated again", () -> locks[victim].isSeated(), SEATED_MILLIS);
       // Past the session's time-to-live after the seat settled: eight confirmations, 4 s.
       long seen = confirmations.get();
-      awaitTrue("8 more confirmations of the lock by node 0", () -> confirmations.get() >= seen + 8
+      Await.until("8 more confirmations of the lock by node 0", () -> confirmations.get() >= seen + 8
           || lost.get() != null, 30_000);
       assertNull(lost.get(), "node 0 lost the lock when node " + victim + " restarted (cycle " + cycle + ")");
     }
@@ -150,7 +150,7 @@ class RestartKeepsPrimaryTest {
         node.transferLeadership(target.getLocalCPEndpoint()).get(10, TimeUnit.SECONDS);
       }
     }
-    awaitTrue("node " + i + " leads " + groupId.getName(), () -> {
+    Await.until("node " + i + " leads " + groupId.getName(), () -> {
       RaftNode node = target.getRaftNode(groupId);
       return node != null && node.getLocalMember().equals(node.getLeader());
     }, 10_000);
@@ -181,14 +181,6 @@ class RestartKeepsPrimaryTest {
     // What vertx-hazelcast sets on every member: a restarted process has a new one.
     config.getMemberAttributeConfig().setAttribute(VERTX_NODE_ID, UUID.randomUUID().toString());
     return Hazelcast.newHazelcastInstance(config);
-  }
-
-  private static void awaitTrue(String what, BooleanSupplier condition, long millis) throws InterruptedException {
-    long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-    while (!condition.getAsBoolean()) {
-      assertTrue(System.nanoTime() - end < 0, what + ": not within " + millis + " ms");
-      Thread.sleep(20);
-    }
   }
 
 }
