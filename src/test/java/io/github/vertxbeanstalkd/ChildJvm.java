@@ -78,18 +78,22 @@ public final class ChildJvm implements AutoCloseable {
    * @throws IllegalStateException with the end of the log when the process exits or time runs out
    */
   public Matcher await(Pattern pattern, long timeoutMillis) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-    while (System.nanoTime() < deadline) {
+    java.util.concurrent.atomic.AtomicReference<Matcher> found = new java.util.concurrent.atomic.AtomicReference<>();
+    boolean isFound = Await.eventually(timeoutMillis, () -> {
       Matcher m = pattern.matcher(log(Integer.MAX_VALUE));
       if (m.find()) {
-        return m;
+        found.set(m);
+        return true;
       }
       if (!process.isAlive()) {
         RUNNING.remove(process);
         throw new IllegalStateException("the child exited with " + process.exitValue() + " before '" + pattern
             + "':\n" + log());
       }
-      Thread.sleep(20);
+      return false;
+    });
+    if (isFound) {
+      return found.get();
     }
     kill();
     throw new IllegalStateException("no '" + pattern + "' within " + timeoutMillis + " ms:\n" + log());

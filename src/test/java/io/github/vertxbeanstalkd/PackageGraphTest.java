@@ -67,6 +67,18 @@ class PackageGraphTest {
     assertOnly("contract", Set.of());
   }
 
+  /**
+   * Replication's parts point one way: election (the lock, the term, the CP seats) imports nothing
+   * of ours; shipping and forwarding may use election but not each other; only the wiring in
+   * {@code replication} itself knows all three, and none of them reaches back into it.
+   */
+  @Test
+  void replicationsPartsPointOneWay() {
+    assertOnly("replication.election", Set.of());
+    assertNone("replication.shipping", Set.of("replication", "replication.forwarding"));
+    assertNone("replication.forwarding", Set.of("replication", "replication.shipping"));
+  }
+
   @Test
   void noFrontImportsAnotherFront() {
     for (String front : FRONTS) {
@@ -95,6 +107,13 @@ class PackageGraphTest {
     Map<String, Set<String>> extra = new TreeMap<>(out);
     extra.keySet().removeAll(allowed);
     assertTrue(extra.isEmpty(), () -> from + " may import only " + allowed + " of ours, but: " + extra);
+  }
+
+  private static void assertNone(String from, Set<String> forbidden) {
+    Map<String, Set<String>> out = GRAPH.getOrDefault(from, Map.of());
+    Map<String, Set<String>> found = new TreeMap<>(out);
+    found.keySet().retainAll(forbidden);
+    assertTrue(found.isEmpty(), () -> from + " may not import " + forbidden + ", but: " + found);
   }
 
   /** Package to the packages it references, each with the references ("File -> package.Class"). */

@@ -210,7 +210,7 @@ final class CommandHandlers extends SessionCommands {
     }
     if (kicked < progress.bound() && (isBuriedKick ? t.hasBuried() : t.hasDelayed())) {
       // A huge kick continues on a later turn so other connections stay responsive.
-      s.continueKick(new KickProgress(progress.bound(), kicked, isBuriedKick));
+      s.commands.continueKick(new KickProgress(progress.bound(), kicked, isBuriedKick));
       c.yield().run();
       return null;
     }

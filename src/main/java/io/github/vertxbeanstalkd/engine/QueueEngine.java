@@ -127,7 +127,7 @@ public final class QueueEngine {
     if (s.isClosed()) {
       return;
     }
-    s.enqueue(commands, scope);
+    s.commands.enqueue(commands, scope);
     turns.schedule(s);
     runAndFlush();
   }
@@ -136,7 +136,7 @@ public final class QueueEngine {
   public void endInput(SessionKey key) {
     Session s = sessions.get(key);
     if (s != null && s.isWaiting()) {
-      s.dropQueued();
+      s.commands.drop();
       waiters.wake(s, Reply.Word.TIMED_OUT);
       runAndFlush();
     }
@@ -376,7 +376,7 @@ public final class QueueEngine {
       return;
     }
     s.close();
-    s.dropQueued();
+    s.commands.drop();
     if (s.isWaiting()) {
       sessions.unpark(s);
     }

@@ -8,8 +8,6 @@ import io.github.vertxbeanstalkd.bus.SessionKey;
 import io.github.vertxbeanstalkd.bus.TubeSettingsAnswer;
 import io.github.vertxbeanstalkd.protocol.TubeSettings;
 import io.github.vertxbeanstalkd.protocol.Command;
-import io.github.vertxbeanstalkd.bus.EngineReplies;
-import io.github.vertxbeanstalkd.bus.EngineReply;
 import io.github.vertxbeanstalkd.bus.EngineRequest;
 import io.github.vertxbeanstalkd.persistence.Binlog;
 import io.github.vertxbeanstalkd.persistence.BinlogConfig;
@@ -21,18 +19,16 @@ import io.vertx.core.VertxException;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.eventbus.MessageConsumer;
-import io.vertx.core.eventbus.DeliveryOptions;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Executor;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The one verticle that owns the {@link QueueEngine}: it feeds it requests from the event bus,
- * sends its replies back, and keeps one Vert.x timer armed for the engine's next deadline.
+ * sends its replies back once a turn ends ({@link TurnReplies}), and keeps one Vert.x timer armed
+ * for the engine's next deadline.
  */
 public final class QueueEngineVerticle extends VerticleBase {
   private static final Logger log = LoggerFactory.getLogger(QueueEngineVerticle.class);
@@ -52,12 +48,9 @@ public final class QueueEngineVerticle extends VerticleBase {
   private long trimTimerId = -1;
   private long timerDeadlineNanos = Long.MAX_VALUE;
   private boolean isResumeScheduled;
-  /** Each front's replies produced during the current turn, by its reply address; entries stay. */
-  private final Map<String, FrontReplies> fronts = new HashMap<>();
-  /** The fronts that have replies this turn, in the order they got their first. */
-  private final ArrayList<FrontReplies> outgoing = new ArrayList<>();
-  /** Reply-less sends, alike every time: one options object, not one per message. */
-  private static final DeliveryOptions SEND = new DeliveryOptions();
+  private final TurnReplies replies = new TurnReplies();
+  /** Asked per front at the end of a turn: one predicate for the verticle's life, not one per turn. */
+  private final Predicate<String> isReceiptWanted = front -> engine.isReceiptWanted(front);
 
   public QueueEngineVerticle(EngineAddress address, EngineOptions options) {
     this(address, options, EngineObserver.NONE);
@@ -96,7 +89,7 @@ public final class QueueEngineVerticle extends VerticleBase {
           Binlog opened = binlogConfig.isEnabled()
               ? Binlog.lock(binlogConfig, onEngineThread, new Listener())
               : Binlog.inMemory(binlogConfig);
-          QueueEngine built = new QueueEngine(clock, this::collect, options.info(), options.maxJobSizeBytes(), opened,
+          QueueEngine built = new QueueEngine(clock, replies, options.info(), options.maxJobSizeBytes(), opened,
               new DirectMemory());
           if (binlogConfig.isEnabled()) {
             try {
@@ -290,43 +283,8 @@ public final class QueueEngineVerticle extends VerticleBase {
     }
   }
 
-  /** One front's replies of the current turn, gathered in a list that stays from turn to turn. */
-  private static final class FrontReplies {
-    final String address;
-    final ArrayList<EngineReply> replies = new ArrayList<>();
-
-    FrontReplies(String address) {
-      this.address = address;
-    }
-  }
-
-  /** Collects the engine's replies per front, to be sent at the end of the turn. */
-  private void collect(EngineReply reply) {
-    String address = reply.key().front();
-    FrontReplies front = fronts.get(address);
-    if (front == null) {
-      front = new FrontReplies(address);
-      fronts.put(address, front);
-    }
-    if (front.replies.isEmpty()) {
-      outgoing.add(front);
-    }
-    front.replies.add(reply);
-  }
-
-  /** Sends what this turn produced: one message per transport, however many connections. */
-  private void sendReplies() {
-    for (int i = 0; i < outgoing.size(); i++) {
-      FrontReplies front = outgoing.get(i);
-      // What goes is an immutable copy of the exact size, read later on the front's thread.
-      bus.send(front.address, new EngineReplies(copyOf(front.replies), engine.isReceiptWanted(front.address)), SEND);
-      front.replies.clear();
-    }
-    outgoing.clear();
-  }
-
   private void afterWork() {
-    sendReplies();
+    replies.send(bus, isReceiptWanted);
     if (engine.hasYieldedWork() && !isResumeScheduled) {
       isResumeScheduled = true;
       vertx.runOnContext(v -> {
@@ -357,15 +315,5 @@ public final class QueueEngineVerticle extends VerticleBase {
       afterWork();
       arm(next);
     });
-  }
-
-  /** An immutable copy; for one or two elements, without List.copyOf's intermediate array. */
-  private static <T> List<T> copyOf(ArrayList<T> list) {
-    return switch (list.size()) {
-      case 0 -> List.of();
-      case 1 -> List.of(list.get(0));
-      case 2 -> List.of(list.get(0), list.get(1));
-      default -> List.copyOf(list);
-    };
   }
 }

@@ -1,19 +1,15 @@
 package io.github.vertxbeanstalkd.engine;
 
-import io.github.vertxbeanstalkd.bus.Scope;
 import io.github.vertxbeanstalkd.bus.SessionKey;
-import io.github.vertxbeanstalkd.protocol.Command;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The engine's view of one client: used tube, watch list, reserved jobs, a reserve it may be
- * blocked in, the commands queued behind that reserve, and replies not yet delivered. Which front
- * it came through, and what it stands for there, the engine does not know.
+ * blocked in, the commands queued behind that reserve ({@link CommandQueue}), and replies not yet
+ * delivered. Which front it came through, and what it stands for there, the engine does not know.
  */
 final class Session {
-  private static final int QUEUE_KEPT = 64;
   /** protocol.txt: the safety margin before a reserved job's deadline. */
   static final long SAFETY_MARGIN_NANOS = Clock.SECOND_NANOS;
 
@@ -44,15 +40,7 @@ final class Session {
   int wakeHeapPosition = -1;
 
   /** Commands waiting their turn, each with the scope it runs in. */
-  private ArrayDeque<Command> queued = new ArrayDeque<>();
-  private ArrayDeque<Scope> scopes = new ArrayDeque<>();
-  /**
-   * The queues grew past {@link #QUEUE_KEPT}: once empty they are made anew, so that each of a
-   * thousand sessions that once pipelined a thousand commands does not keep room for as many.
-   */
-  private boolean hasLongQueue;
-  /** A kick too large for one turn, continued before anything queued. */
-  private KickProgress pendingKick;
+  final CommandQueue commands = new CommandQueue();
   /**
    * The names of what the session used and watched before the scoped command that runs now: names,
    * since a tube nothing refers to meanwhile is gone and comes back new.
@@ -261,25 +249,7 @@ final class Session {
     return soonest;
   }
 
-  // ---------------------------------------------------------------- queued commands
-
-  void enqueue(List<Command> commands, Scope scope) {
-    for (int i = 0, n = commands.size(); i < n; i++) {
-      queued.add(commands.get(i));
-      scopes.add(scope);
-    }
-    hasLongQueue |= queued.size() > QUEUE_KEPT;
-  }
-
-  /** The next command, or null; {@link #nextScope()} gives the scope it was submitted with. */
-  Command pollCommand() {
-    return queued.poll();
-  }
-
-  /** The next command, left queued; null when there is none. */
-  Command peekCommand() {
-    return queued.peek();
-  }
+  // ---------------------------------------------------------------- flow to its front
 
   /** Waits, before its next command, for its front to receive bodies ({@link FrontFlow}). */
   boolean isThrottled() {
@@ -290,47 +260,9 @@ final class Session {
     this.isThrottled = isThrottled;
   }
 
-  Scope nextScope() {
-    Scope scope = scopes.poll();
-    if (hasLongQueue && scopes.isEmpty()) {
-      shrinkQueues();
-    }
-    return scope;
-  }
-
-  private void shrinkQueues() {
-    queued = new ArrayDeque<>();
-    scopes = new ArrayDeque<>();
-    hasLongQueue = false;
-  }
-
-  void continueKick(KickProgress progress) {
-    pendingKick = progress;
-  }
-
-  boolean hasPendingKick() {
-    return pendingKick != null;
-  }
-
-  KickProgress takePendingKick() {
-    KickProgress k = pendingKick;
-    pendingKick = null;
-    return k;
-  }
-
-  /** Drops every command not yet run. */
-  void dropQueued() {
-    queued.clear();
-    scopes.clear();
-    if (hasLongQueue) {
-      shrinkQueues();
-    }
-    pendingKick = null;
-  }
-
   /** True when every submitted command has been answered. */
   boolean isIdle() {
-    return !isWaiting && queued.isEmpty() && pendingKick == null;
+    return !isWaiting && commands.isEmpty();
   }
 
   // ---------------------------------------------------------------- life

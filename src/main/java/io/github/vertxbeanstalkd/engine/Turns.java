@@ -70,19 +70,19 @@ final class Turns {
   private void run(Session s) {
     long sent = 0;
     while (!s.isWaiting() && !s.isClosed()) {
-      if (s.isInScope() && !s.hasPendingKick()) {
+      if (s.isInScope() && !s.commands.hasPendingKick()) {
         // The scoped command before is done, a reserve it waited in included.
         tubes.leaveScope(s);
       }
       if ((s.flow.isSpent() || sent >= FrontFlow.QUANTUM_BYTES && s.flow.hasWaiting())
-          && !s.hasPendingKick() && Command.isAnsweredWithCopy(s.peekCommand())) {
+          && !s.commands.hasPendingKick() && Command.isAnsweredWithCopy(s.commands.peek())) {
         // Its front has not yet received enough of the bodies and documents sent to it, or others
         // wait for room and this one had its share: this one waits.
         s.flow.throttle(s, sent);
         return;
       }
-      KickProgress kick = s.takePendingKick();
-      Command next = kick == null ? s.pollCommand() : null;
+      KickProgress kick = s.commands.takePendingKick();
+      Command next = kick == null ? s.commands.poll() : null;
       if (kick == null && next == null) {
         return;
       }
@@ -91,7 +91,7 @@ final class Turns {
         if (kick != null) {
           r = handlers.kick(s, kick);
         } else {
-          Scope scope = s.nextScope();
+          Scope scope = s.commands.nextScope();
           long newTubeBytes = scope.isNone() ? 0 : tubes.newTubeBytes(scope);
           if (newTubeBytes > 0 && !memory.admitsHeld(newTubeBytes)) {
             // A scope naming tubes that do not exist makes them, as use and watch do, under the same caps.

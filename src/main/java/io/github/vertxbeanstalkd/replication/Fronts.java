@@ -1,5 +1,6 @@
 package io.github.vertxbeanstalkd.replication;
 
+import io.github.vertxbeanstalkd.replication.forwarding.Forwarding;
 import io.vertx.core.Future;
 
 /**

@@ -1,5 +1,7 @@
 package io.github.vertxbeanstalkd.replication;
 
+import io.github.vertxbeanstalkd.replication.election.GroupLock;
+import io.github.vertxbeanstalkd.replication.shipping.EngineShipping;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;

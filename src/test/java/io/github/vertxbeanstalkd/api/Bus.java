@@ -1,5 +1,6 @@
 package io.github.vertxbeanstalkd.api;
 
+import io.github.vertxbeanstalkd.Await;
 import io.github.vertxbeanstalkd.client.*;
 import io.github.vertxbeanstalkd.contract.Failure;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -67,16 +68,9 @@ final class Bus {
     }
   }
 
-  /** Polls {@code probe} until it holds or {@code millis} have passed. */
+  /** Whether {@code probe} holds within {@code millis} ({@link Await#eventually}). */
   static boolean eventually(long millis, java.util.function.BooleanSupplier probe) throws InterruptedException {
-    long end = System.nanoTime() + millis * 1_000_000;
-    while (System.nanoTime() < end) {
-      if (probe.getAsBoolean()) {
-        return true;
-      }
-      Thread.sleep(50);
-    }
-    return probe.getAsBoolean();
+    return Await.eventually(millis, probe);
   }
 
   static <T> T await(Future<T> f) {

@@ -2,6 +2,7 @@ package io.github.vertxbeanstalkd.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.github.vertxbeanstalkd.Await;
 import io.github.vertxbeanstalkd.BeanstalkServer;
 import io.github.vertxbeanstalkd.config.ServerConfig;
 import io.vertx.core.Vertx;
@@ -50,11 +51,7 @@ class BusSessionLifetimeTest {
     bus.ok("reserve", new JsonObject().put("session", "w").put("tubes", new JsonArray().add("default")));
     // MemoryCap.SESSION_BYTES: the holder's session is priced while it holds the job.
     assertEquals(withJob + 512, memoryBytes());
-    long deadline = System.nanoTime() + 10_000_000_000L;
-    while (memoryBytes() != withJob && System.nanoTime() < deadline) {
-      Thread.sleep(20); // polls for the end of a 1 s TTR
-    }
-    assertEquals(withJob, memoryBytes(), "the session is gone once its job is back");
+    Await.until("the session gone once its 1 s TTR took its job back", () -> memoryBytes() == withJob, 10_000);
     assertEquals(1L, bus.ok("stats", new JsonObject()).getLong("job-timeouts"));
   }
 }

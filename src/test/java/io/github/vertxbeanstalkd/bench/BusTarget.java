@@ -155,7 +155,7 @@ final class BusTarget implements AutoCloseable {
 
   private static void sleep(long millis) {
     try {
-      Thread.sleep(millis);
+      Thread.sleep(millis); // the load generator's pacing, not a wait for an event
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted", e);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.github.vertxbeanstalkd.Await;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.ReplyFailure;
@@ -200,17 +201,7 @@ class FailoverRetryTest {
   }
 
   private static void eventually(BooleanSupplier probe) {
-    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
-    while (!probe.getAsBoolean()) {
-      if (System.nanoTime() > end) {
-        fail("not within " + WAIT_SECONDS + " s");
-      }
-      try {
-        Thread.sleep(10);
-      } catch (InterruptedException e) {
-        throw new AssertionError(e);
-      }
-    }
+    Await.until("the probe", probe, TimeUnit.SECONDS.toMillis(WAIT_SECONDS));
   }
 
   private static <T> T await(Future<T> f) {

@@ -1,8 +1,8 @@
 package io.github.vertxbeanstalkd.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.vertxbeanstalkd.Await;
 import io.github.vertxbeanstalkd.ChildJvm;
 import io.github.vertxbeanstalkd.TestClient;
 import io.github.vertxbeanstalkd.client.BeanstalkClient;
@@ -70,11 +70,7 @@ class ClusterSidecarTest {
       // ...and one put over TCP wakes a reserve that waits over the bus.
       Future<BeanstalkJob> waiting = client.reserve("shared", 10);
       // Put only once the reserve waits; a put that came first would not test the wake-up.
-      long reservedAt = System.nanoTime();
-      while (!"1".equals(tcp.stats("stats").get("current-waiting"))) {
-        assertTrue(System.nanoTime() - reservedAt < TimeUnit.SECONDS.toNanos(10), "the bus reserve never waited");
-        Thread.sleep(20);
-      }
+      Await.until("the bus reserve waiting", () -> "1".equals(tcp.stats("stats").get("current-waiting")), 10_000);
       tcp.send("use shared").expect("USING shared");
       tcp.send("put 0 0 60 8", "from tcp").expect("INSERTED " + (id + 1));
       BeanstalkJob job = Waits.result(waiting, 15);
@@ -96,11 +92,8 @@ class ClusterSidecarTest {
 
       holder.kill();
       long killedAt = System.nanoTime();
-      while (!"2".equals(tcp.stats("stats-tube held").get("current-jobs-ready"))) {
-        assertTrue(System.nanoTime() - killedAt < TimeUnit.SECONDS.toNanos(15),
-            "the dead node's jobs are still reserved:\n" + sidecar.log());
-        Thread.sleep(100);
-      }
+      Await.value(() -> "2".equals(tcp.stats("stats-tube held").get("current-jobs-ready")) ? true : null, 15_000,
+          () -> "the dead node's jobs back to ready:\n" + sidecar.log());
       long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt);
       System.out.println("a killed node's 2 jobs were ready again " + millis + " ms after SIGKILL");
       var held = tcp.stats("stats-tube held");

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.github.vertxbeanstalkd.Await;
 import io.github.vertxbeanstalkd.TestClient;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
@@ -179,21 +180,15 @@ class FailoverTest {
   private void awaitRoles() throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(START_MILLIS);
     for (GroupNode node : nodes) {
-      Optional<JsonObject> health = Optional.empty();
-      while (health.isEmpty()) {
+      long leftMillis = Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+      JsonObject health = Await.value(() -> {
         if (!node.isAlive()) {
           fail(node + " exited at start:\n" + node.log());
         }
-        if (System.nanoTime() > deadline) {
-          fail(node + " never answered /healthz:\n" + node.log());
-        }
-        health = node.healthz();
-        if (health.isEmpty()) {
-          Thread.sleep(100);
-        }
-      }
-      if (!health.get().containsKey("role")) {
-        fail(node + ": /healthz has no role: " + health.get().encode());
+        return node.healthz().orElse(null);
+      }, leftMillis, () -> node + " never answered /healthz:\n" + node.log());
+      if (!health.containsKey("role")) {
+        fail(node + ": /healthz has no role: " + health.encode());
       }
     }
   }
@@ -259,15 +254,12 @@ class FailoverTest {
       client.send("use " + TUBE).expect("USING " + TUBE);
       for (int i = 0; i < count; i++) {
         String body = prefix + i;
-        String reply;
-        while (true) {
+        long leftMillis = Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+        String reply = Await.value(() -> {
           client.sendPut(0, 0, 120, body.getBytes(StandardCharsets.US_ASCII));
-          reply = client.readLine();
-          if (!reply.equals("INTERNAL_ERROR") || System.nanoTime() > deadline) {
-            break;
-          }
-          Thread.sleep(100);
-        }
+          String r = client.readLine();
+          return r.equals("INTERNAL_ERROR") ? null : r;
+        }, leftMillis, () -> "put of " + body + " on " + primary + ": INTERNAL_ERROR");
         assertTrue(reply.startsWith("INSERTED "), "put of " + body + " on " + primary + ": " + reply);
         long id = Long.parseLong(reply.substring("INSERTED ".length()));
         assertTrue(id > highest, "id " + id + " for " + body + " is not above " + highest + ", the highest issued");

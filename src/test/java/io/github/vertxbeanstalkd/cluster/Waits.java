@@ -1,7 +1,6 @@
 package io.github.vertxbeanstalkd.cluster;
 
-import static org.junit.jupiter.api.Assertions.fail;
-
+import io.github.vertxbeanstalkd.Await;
 import io.github.vertxbeanstalkd.client.BeanstalkClient;
 import io.vertx.core.Future;
 import java.util.concurrent.TimeUnit;
@@ -11,35 +10,21 @@ import java.util.function.Supplier;
 public final class Waits {
   private Waits() {}
 
-  /** Polls {@code condition} every 100 ms until it gives a value; fails with {@code failure} after {@code millis}. */
+  /** Waits until {@code condition} gives a value ({@link Await#value}); fails with {@code failure} after {@code millis}. */
   public static <T> T until(Supplier<T> condition, long millis, Supplier<String> failure) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-    while (true) {
-      T value = condition.get();
-      if (value != null) {
-        return value;
-      }
-      if (System.nanoTime() > deadline) {
-        fail(failure.get() + " within " + millis + " ms");
-      }
-      Thread.sleep(100);
-    }
+    return Await.value(condition, millis, failure);
   }
 
   /** The bus address reaches the server once its subscription has spread through the cluster. */
   static void reachable(BeanstalkClient client, long millis) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-    while (true) {
+    Await.until("the bus address answered stats", () -> {
       try {
         result(client.stats(), 5);
-        return;
+        return true;
       } catch (RuntimeException notYet) {
-        if (System.nanoTime() > deadline) {
-          throw notYet;
-        }
-        Thread.sleep(200);
+        return false;
       }
-    }
+    }, millis);
   }
 
   static <T> T result(Future<T> f, long seconds) {

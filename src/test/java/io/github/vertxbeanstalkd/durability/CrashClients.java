@@ -190,7 +190,7 @@ final class CrashClients {
   private void kick(Random r) throws IOException, InterruptedException {
     try (TestClient c = TestClient.open(port, READ_TIMEOUT_MILLIS)) {
       while (!isKilled) {
-        Thread.sleep(1 + r.nextInt(10));
+        Thread.sleep(1 + r.nextInt(10)); // paces the kicks among the other clients' work
         Long id = ledger.anyBuried(r);
         JobFacts f = id == null ? null : ledger.get(id);
         if (f == null) {

@@ -47,6 +47,7 @@ final class CrashTrial {
         CrashClients clients = new CrashClients(server.port(), ledger, name + "C" + cycle, random.nextLong());
         clients.start(settings.producers(), settings.consumers());
         long span = settings.maxRunMillis() - settings.minRunMillis();
+        // The crash comes at a random moment under load: the run's length is the thing drawn.
         Thread.sleep(settings.minRunMillis() + (span > 0 ? random.nextInt((int) span) : 0));
         clients.serverKilled();
         server.kill();

@@ -56,7 +56,7 @@ class ReadinessDuringReplayTest {
       try {
         readyz = http.get("/readyz");
       } catch (java.io.UncheckedIOException notListeningYet) {
-        Thread.sleep(2);
+        Thread.sleep(2); // samples /readyz all through the replay: every state seen is recorded
         continue;
       }
       seen.add(readyz.statusCode() + " " + new JsonObject(readyz.body()).getString("reason"));

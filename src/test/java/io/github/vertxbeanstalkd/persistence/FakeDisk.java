@@ -85,7 +85,7 @@ final class FakeDisk implements LogFiles {
         long covered = segmentBytesWritten.get();
         if (forceDelayMillis > 0) {
           try {
-            Thread.sleep(forceDelayMillis);
+            Thread.sleep(forceDelayMillis); // a slow fsync is what this fake disk plays
           } catch (InterruptedException e) {
             throw new IOException(e);
           }

@@ -112,7 +112,7 @@ class BackpressureTest extends DeployedServerTest {
       if (now >= COMMAND_BYTES_CAP) {
         return -1;
       }
-      Thread.sleep(20);
+      Thread.sleep(20); // samples the count: a stall is a span without progress, the thing tested
     }
     return -1;
   }

@@ -1,5 +1,6 @@
 package io.github.vertxbeanstalkd.tcp;
 
+import io.github.vertxbeanstalkd.Await;
 import io.github.vertxbeanstalkd.BeanstalkServer;
 import io.github.vertxbeanstalkd.TestClient;
 import io.github.vertxbeanstalkd.config.ServerConfig;
@@ -64,20 +65,13 @@ public abstract class DeployedServerTest {
     clients.forEach(TestClient::close);
   }
 
-  /** Polls {@code probe} until it is true or {@code millis} pass; for effects that cross connections. */
   /** Waits for {@code f} from the test's thread. */
   protected static <T> T await(io.vertx.core.Future<T> f) {
     return f.toCompletionStage().toCompletableFuture().join();
   }
 
+  /** Whether {@code probe} holds within {@code millis} ({@link Await#eventually}); for effects that cross connections. */
   protected static boolean eventually(int millis, java.util.function.BooleanSupplier probe) throws InterruptedException {
-    long end = System.nanoTime() + millis * 1_000_000L;
-    while (System.nanoTime() < end) {
-      if (probe.getAsBoolean()) {
-        return true;
-      }
-      Thread.sleep(10);
-    }
-    return probe.getAsBoolean();
+    return Await.eventually(millis, probe);
   }
 }

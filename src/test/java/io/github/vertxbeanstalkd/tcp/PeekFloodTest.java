@@ -159,7 +159,7 @@ class PeekFloodTest {
           break;
         } else {
           isRetry = true;
-          Thread.sleep(50);
+          Thread.sleep(50); // one more try after a pause: the server has stopped reading, the thing tested
         }
       }
     } finally {
