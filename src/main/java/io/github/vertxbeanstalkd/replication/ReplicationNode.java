@@ -66,6 +66,8 @@ public final class ReplicationNode extends VerticleBase {
   private IdRanges idRanges;
   private ChangeOutbox outbox;
   private MessageConsumer<JsonObject> primaryConsumer;
+  /** The same subscriptions at this term's own address (Addresses#primary(long)), which announcements name. */
+  private MessageConsumer<JsonObject> termConsumer;
   /** The deployment serving forwarded connections while this node is the primary. */
   private String forwardingId;
   private String nodeId;
@@ -300,7 +302,8 @@ public final class ReplicationNode extends VerticleBase {
           }
           forwardingId = id;
           primaryConsumer = vertx.eventBus().consumer(addresses.primary(), this::onSubscription);
-          return primaryConsumer.completion();
+          termConsumer = vertx.eventBus().consumer(addresses.primary(promotedTerm), this::onSubscription);
+          return Future.all(primaryConsumer.completion(), termConsumer.completion()).mapEmpty();
         })
         .compose(v -> {
           if (!isPrimaryOf(promotedTerm)) {
@@ -371,8 +374,11 @@ public final class ReplicationNode extends VerticleBase {
     term = Math.max(term, follower.newestTerm());
     setRole(GroupState.SYNCING);
     engine.send(port -> port.stopReplicating());
-    Future<Void> unregistered = primaryConsumer == null ? Future.succeededFuture() : primaryConsumer.unregister();
+    Future<Void> unregistered = Future.all(
+        primaryConsumer == null ? Future.succeededFuture() : primaryConsumer.unregister(),
+        termConsumer == null ? Future.succeededFuture() : termConsumer.unregister()).mapEmpty();
     primaryConsumer = null;
+    termConsumer = null;
     String forwarding = forwardingId;
     forwardingId = null;
     unregistered.transform(v -> forwarding == null ? Future.succeededFuture() : vertx.undeploy(forwarding))

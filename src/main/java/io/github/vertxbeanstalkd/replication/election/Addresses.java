@@ -19,6 +19,14 @@ public record Addresses(String prefix, String primary, String announcements, Str
     return prefix + "forward." + term;
   }
 
+  /**
+   * Where the primary of {@code term} also takes subscriptions: a standby told of a new primary
+   * reaches that node, never an older primary that the cluster's routes still name.
+   */
+  String primary(long term) {
+    return primary + "." + term;
+  }
+
   /** Where this node answers how far it applied the primary's stream. */
   public String position() {
     return node + ".position";

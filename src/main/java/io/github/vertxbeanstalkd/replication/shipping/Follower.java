@@ -81,6 +81,12 @@ public final class Follower implements Candidacy.Stream {
   private volatile long copiedTerm = -1;
   private volatile long appliedVolatile;
   private boolean isSubscribing;
+  /** Counts the hellos sent: the answer to one given up on is ignored. */
+  private long hellos;
+  /** The term the hello under way was sent to (its primary's own address); 0: to whoever is primary. */
+  private long helloTerm;
+  /** The hello under way carries a rewind's ids, which no other hello would: it is never given up on. */
+  private boolean isHelloRewinding;
   private final AddressRoutes routes;
   private Future<?> work = Future.succeededFuture();
   /**
@@ -256,7 +262,15 @@ public final class Follower implements Candidacy.Stream {
     sawTerm(term);
     if (isActive && term != followedTerm) {
       followedTerm = -1;
-      subscribe();
+      if (isSubscribing && helloTerm != term && !isHelloRewinding) {
+        // The hello under way went to whoever served the primary's address when it was sent: the
+        // departed primary, whose silence it would wait out (2 s). It is given up on, and the next
+        // goes to the announced primary's own address. Its answer, if one comes, is ignored; a
+        // primary it reached gets the same hello again (the same position), and batches of an
+        // older term than the one announced are refused.
+        isSubscribing = false;
+      }
+      subscribe(term);
     }
   }
 
@@ -302,10 +316,17 @@ public final class Follower implements Candidacy.Stream {
   }
 
   private void subscribe() {
+    subscribe(0);
+  }
+
+  /** Sends a hello to the primary of {@code toTerm}, or, with 0, to whoever serves the primary's address. */
+  private void subscribe(long toTerm) {
     if (!isActive || isSubscribing) {
       return;
     }
     isSubscribing = true;
+    long sent = ++hellos;
+    helloTerm = toTerm;
     listener.syncing();
     JsonObject hello = new JsonObject().put("node", addresses.node()).put("term", newestTerm);
     long[] rewinding = refetch;
@@ -322,8 +343,13 @@ public final class Follower implements Candidacy.Stream {
         hello.put("ownStream", true);
       }
     }
-    vertx.eventBus().<JsonObject>request(addresses.primary(), hello, new DeliveryOptions().setSendTimeout(2_000))
+    isHelloRewinding = rewinding != null;
+    String to = toTerm > 0 ? addresses.primary(toTerm) : addresses.primary();
+    vertx.eventBus().<JsonObject>request(to, hello, new DeliveryOptions().setSendTimeout(2_000))
         .onComplete(r -> {
+          if (sent != hellos) {
+            return; // given up on: a newer hello is under way or answered
+          }
           isSubscribing = false;
           if (!isActive) {
             return;

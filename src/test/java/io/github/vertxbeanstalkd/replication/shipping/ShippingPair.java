@@ -43,6 +43,9 @@ final class ShippingPair implements AutoCloseable {
   private long slowMillis;
   private long dripTimer = -1;
   private long tickTimer = -1;
+  /** Whether hellos to the primary's shared address are held unanswered; read and set on the pair's context. */
+  private boolean isSharedAddressSilent;
+  private final ArrayDeque<io.vertx.core.eventbus.Message<JsonObject>> unanswered = new ArrayDeque<>();
 
   ShippingPair(Path dir) {
     this.dir = dir;
@@ -82,10 +85,13 @@ final class ShippingPair implements AutoCloseable {
         }
       });
       vertx.eventBus().<JsonObject>consumer(primaryAddresses.primary(), msg -> {
-        boolean resumed = shipper.subscribe(msg.body().getString("node"), msg.body().getLong("resumeTerm", -1L),
-            msg.body().getLong("resumeFrom", -1L));
-        msg.reply(new JsonObject().put("term", TERM).put("resumed", resumed).put("node", "primary"));
+        if (isSharedAddressSilent) {
+          unanswered.add(msg);
+        } else {
+          answer(msg);
+        }
       });
+      vertx.eventBus().<JsonObject>consumer(primaryAddresses.primary(TERM), this::answer);
       engine.run(port -> {
         port.replicateTo(outbox);
         port.allowIds(1, Long.MAX_VALUE);
@@ -102,6 +108,45 @@ final class ShippingPair implements AutoCloseable {
       return null;
     });
     return this;
+  }
+
+  private void answer(io.vertx.core.eventbus.Message<JsonObject> msg) {
+    boolean resumed = shipper.subscribe(msg.body().getString("node"), msg.body().getLong("resumeTerm", -1L),
+        msg.body().getLong("resumeFrom", -1L));
+    msg.reply(new JsonObject().put("term", TERM).put("resumed", resumed).put("node", "primary"));
+  }
+
+  /**
+   * From now on the primary's shared address answers nothing, as when the cluster's route to it
+   * still names a primary gone silent: hellos sent there wait (see {@link #answerHeldHellos}). The
+   * term's own address still answers.
+   */
+  ShippingPair silenceSharedAddress() {
+    on(() -> isSharedAddressSilent = true);
+    return this;
+  }
+
+  /** Hellos the silent shared address holds unanswered. */
+  int heldHellos() {
+    return on(() -> unanswered.size());
+  }
+
+  /** The hellos held are answered now, late, by the primary, as a primary slow to answer would. */
+  void answerHeldHellos() {
+    on(() -> {
+      while (!unanswered.isEmpty()) {
+        answer(unanswered.poll());
+      }
+      return null;
+    });
+  }
+
+  /** The primary announces itself, as a new primary does once it serves (ReplicationNode's announcement). */
+  void announce() {
+    on(() -> {
+      follower.onAnnouncement(TERM);
+      return null;
+    });
   }
 
   /** Starts (or starts again, on the same binlog) the standby server; it does not follow yet. */
