@@ -87,6 +87,8 @@ public final class Follower implements Candidacy.Stream {
   private long helloTerm;
   /** The hello under way carries a rewind's ids, which no other hello would: it is never given up on. */
   private boolean isHelloRewinding;
+  /** Counts the streams that broke (a batch this node could not apply): one that broke while a hello was under way. */
+  private long streamBreaks;
   private final AddressRoutes routes;
   private Future<?> work = Future.succeededFuture();
   /**
@@ -326,6 +328,7 @@ public final class Follower implements Candidacy.Stream {
     }
     isSubscribing = true;
     long sent = ++hellos;
+    long breaksBefore = streamBreaks;
     helloTerm = toTerm;
     listener.syncing();
     JsonObject hello = new JsonObject().put("node", addresses.node()).put("term", newestTerm);
@@ -356,6 +359,12 @@ public final class Follower implements Candidacy.Stream {
           }
           if (r.succeeded() && r.result().body().getLong("rewindTo") != null && own != null) {
             rewind(r.result().body().getLong("term"), r.result().body().getLong("rewindTo"));
+          } else if (r.succeeded() && streamBreaks != breaksBefore && rewinding == null) {
+            // A stream broke while this hello was under way: that of a hello given up on, which
+            // reached the same primary first (its batches applied, then this hello's restart from the
+            // same position refused). The primary dropped this node; it subscribes again at once,
+            // from where it is, instead of waiting out the silence of a stream that no longer comes.
+            subscribe(toTerm);
           } else if (r.succeeded()) {
             releaseOwn();
             long term = r.result().body().getLong("term");
@@ -477,6 +486,7 @@ public final class Follower implements Candidacy.Stream {
         log.error("replication: could not apply a batch: {}", r.cause().toString());
         message.fail(500, "APPLY_FAILED " + r.cause().getMessage());
         followedTerm = -1;
+        streamBreaks++;
       }
     });
   }
