@@ -23,7 +23,7 @@ public record Addresses(String prefix, String primary, String announcements, Str
    * Where the primary of {@code term} also takes subscriptions: a standby told of a new primary
    * reaches that node, never an older primary that the cluster's routes still name.
    */
-  String primary(long term) {
+  public String primary(long term) {
     return primary + "." + term;
   }
 
