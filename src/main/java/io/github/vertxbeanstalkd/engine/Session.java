@@ -51,8 +51,8 @@ final class Session {
    * thousand sessions that once pipelined a thousand commands does not keep room for as many.
    */
   private boolean hasLongQueue;
-  /** A kick too large for one turn, continued before anything queued. */
-  private KickProgress pendingKick;
+  /** A kick or flush too large for one turn, continued before anything queued. */
+  private Continued pending;
   /**
    * The names of what the session used and watched before the scoped command that runs now: names,
    * since a tube nothing refers to meanwhile is gone and comes back new.
@@ -304,17 +304,17 @@ final class Session {
     hasLongQueue = false;
   }
 
-  void continueKick(KickProgress progress) {
-    pendingKick = progress;
+  void continueLater(Continued progress) {
+    pending = progress;
   }
 
-  boolean hasPendingKick() {
-    return pendingKick != null;
+  boolean hasPendingWork() {
+    return pending != null;
   }
 
-  KickProgress takePendingKick() {
-    KickProgress k = pendingKick;
-    pendingKick = null;
+  Continued takePendingWork() {
+    Continued k = pending;
+    pending = null;
     return k;
   }
 
@@ -325,12 +325,12 @@ final class Session {
     if (hasLongQueue) {
       shrinkQueues();
     }
-    pendingKick = null;
+    pending = null;
   }
 
   /** True when every submitted command has been answered. */
   boolean isIdle() {
-    return !isWaiting && queued.isEmpty() && pendingKick == null;
+    return !isWaiting && queued.isEmpty() && pending == null;
   }
 
   // ---------------------------------------------------------------- life

@@ -142,6 +142,11 @@ final class Tube {
     return delayed.peek();
   }
 
+  /** The delayed job at the end of the heap (in no particular order), or {@link JobTable#NONE}. */
+  int lastDelayed() {
+    return delayed.isEmpty() ? JobTable.NONE : delayed.get(delayed.size() - 1);
+  }
+
   /** The job buried first, or {@link JobTable#NONE}. */
   int firstBuried() {
     return buried.first();
