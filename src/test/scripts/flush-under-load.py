@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Flush a deep tube while put c=50 runs on another tube: the put's p99 with and without the flush,
-and the engine's longest turns (the JFR event io.github.vertxbeanstalkd.EngineTurn, recorded from 1 ms).
+and the engine's longest turns (the JFR event io.github.vertxbeanstalkd.engine.EngineTurn, recorded from 1 ms).
 
 Per round, on one server started as the README says (java @conf/jvm.options -jar JAR -conf {...}),
 pinned to CPU 0, with its binlog in a fresh directory and fsync as configured (--fsync):
@@ -86,7 +86,7 @@ def wall(iso):
 def turns(a, jfr, start, end):
     """(longest turn in ms, turns over 5 ms, turns recorded from 1 ms) that began from start to end (epoch s)."""
     jfr_tool = os.path.join(os.path.dirname(a.java), "jfr")
-    out = subprocess.run([jfr_tool, "print", "--json", "--events", "io.github.vertxbeanstalkd.EngineTurn", jfr],
+    out = subprocess.run([jfr_tool, "print", "--json", "--events", "io.github.vertxbeanstalkd.engine.EngineTurn", jfr],
                          capture_output=True, text=True, timeout=300)
     events = json.loads(out.stdout)["recording"]["events"] if out.stdout.strip() else []
     millis = []

@@ -12,7 +12,7 @@ import jdk.jfr.Threshold;
  * slice of yielded work, the binlog's news) as a JFR event, so that a recording shows how long the
  * engine held its thread. Recorded from 1 ms by default; free when no recording runs.
  */
-@Name("io.github.vertxbeanstalkd.EngineTurn")
+@Name("io.github.vertxbeanstalkd.engine.EngineTurn")
 @Label("Engine turn")
 @Category("vertx-beanstalkd")
 @Description("One turn of the queue engine on its event loop")
