@@ -56,7 +56,7 @@ final class AdminApi {
     post(router, "/api/tubes/:tube/kick", (ctx, json) -> engine.call(param(ctx, "tube"),
         new Command.Kick(whole(json, "bound", 1, 1L << 32)))
         .map(r -> new JsonObject().put("kicked", ((Reply.Number) r).value())));
-    post(router, "/api/tubes/:tube/flush", (ctx, json) -> engine.call(param(ctx, "tube"), flush(ctx, json))
+    post(router, "/api/tubes/:tube/flush", (ctx, json) -> engine.flush(param(ctx, "tube"), flush(ctx, json))
         .map(r -> {
           if (r instanceof Reply.Number n) {
             return new JsonObject().put("flushed", n.value());
