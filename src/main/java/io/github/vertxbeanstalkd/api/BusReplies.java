@@ -18,8 +18,11 @@ final class BusReplies {
   /** The JSON reply to {@code action}, or the failure it stands for. */
   static JsonObject toJson(String action, Reply reply) throws RequestRefused {
     if (reply instanceof Reply.Number n) {
-      return n.word().equals("KICKED") ? new JsonObject().put("kicked", n.value())
-          : new JsonObject().put("id", n.value());
+      return switch (n.word()) {
+        case "KICKED" -> new JsonObject().put("kicked", n.value());
+        case "FLUSHED" -> new JsonObject().put("flushed", n.value());
+        default -> new JsonObject().put("id", n.value());
+      };
     }
     if (reply instanceof Reply.JobBody job) {
       return job(job);

@@ -127,6 +127,19 @@ final class BusRequests {
         String tube = tube(json);
         return c.of(new Command.PauseTube(tube, number(json, "delay", 0, MAX_U32)));
       }
+      case FLUSH -> {
+        if (json.getValue("tube") == null) {
+          // Deleting jobs takes a tube named on purpose, never the default by omission.
+          throw new RequestRefused(Failure.BAD_FORMAT, "flush needs a 'tube'");
+        }
+        String tube = tube(json);
+        Object state = json.getValue("state");
+        Command.Flush flush = state instanceof String word ? Command.Flush.named(word) : null;
+        if (flush == null) {
+          throw new RequestRefused(Failure.BAD_FORMAT, "flush needs a 'state': ready, delayed, buried or all");
+        }
+        return c.using(tube, flush);
+      }
       case QUIT -> {
         c.requireSession();
         return c.of(Command.Quit.INSTANCE);

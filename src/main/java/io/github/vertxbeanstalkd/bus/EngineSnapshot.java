@@ -19,7 +19,13 @@ public record EngineSnapshot(long takenAtEpochMillis, Map<String, TubeCounts> tu
     long uptimeSeconds, Map<String, TubeRuleCounts> tubeRules) {
 
   /** Puts a tube's maxJobs and maxBytes refused, and jobs its maxReserves buried, since the start. */
-  public record TubeRuleCounts(long refusedByMaxJobs, long refusedByMaxBytes, long deadLettered) {}
+  public record TubeRuleCounts(long refusedByMaxJobs, long refusedByMaxBytes, long deadLettered, long expiredBuried,
+      long expiredDeleted) {
+    /** Counts of a tube nothing expired in. */
+    public TubeRuleCounts(long refusedByMaxJobs, long refusedByMaxBytes, long deadLettered) {
+      this(refusedByMaxJobs, refusedByMaxBytes, deadLettered, 0, 0);
+    }
+  }
 
   /** One tube's counts; {@code oldestReadyAgeSeconds} is how long its longest-waiting ready job has waited. */
   public record TubeCounts(String name, long urgent, long ready, long reserved, long delayed, long buried,

@@ -36,8 +36,18 @@ public final class TubeSettingsJson {
       }
       dead = s;
     }
+    String expire = null;
+    Object e = json.getValue("expire");
+    if (e != null) {
+      if (!TubeSettings.BURY.equals(e) && !TubeSettings.DELETE.equals(e)) {
+        throw new IllegalArgumentException("'" + where + ".expire' must be \"bury\" or \"delete\", got "
+            + ConfigSection.shown(e));
+      }
+      expire = (String) e;
+    }
     return new TubeSettings(count(json, where, "maxJobs", TubeSettings.MAX_COUNT), count(json, where, "maxBytes", Long.MAX_VALUE),
-        count(json, where, "maxReserves", TubeSettings.MAX_COUNT), dead);
+        count(json, where, "maxReserves", TubeSettings.MAX_COUNT), dead,
+        count(json, where, "maxAge", TubeSettings.MAX_COUNT), expire);
   }
 
   /**

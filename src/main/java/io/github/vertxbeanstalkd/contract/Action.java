@@ -24,6 +24,8 @@ public enum Action {
   LIST_TUBES("list-tubes"),
   PAUSE_TUBE("pause-tube"),
   QUIT("quit"),
+  /** Delete a tube's ready, delayed or buried jobs, or all three (docs: tube-settings.md); never reserved ones. */
+  FLUSH("flush"),
   /** Enter drain mode, as SIGUSR1 does: answered by the front itself. */
   DRAIN("drain"),
   /** Leave drain mode. */

@@ -15,8 +15,11 @@ final class CommandHandlers extends SessionCommands {
       Clock clock, Waiters waiters, StatsDocuments stats, BooleanSupplier isDraining, Runnable yield,
       Consumer<Session> close, BooleanSupplier acceptsChanges) {}
 
+  private final TubeFlush flushing;
+
   CommandHandlers(Context context) {
     super(context);
+    this.flushing = new TubeFlush(context.jobs(), context.clock());
   }
 
   @Override
@@ -210,11 +213,32 @@ final class CommandHandlers extends SessionCommands {
     }
     if (kicked < progress.bound() && (isBuriedKick ? t.hasBuried() : t.hasDelayed())) {
       // A huge kick continues on a later turn so other connections stay responsive.
-      s.commands.continueKick(new KickProgress(progress.bound(), kicked, isBuriedKick));
+      s.commands.continueLater(new KickProgress(progress.bound(), kicked, isBuriedKick));
       c.yield().run();
       return null;
     }
     return Reply.Number.kicked(kicked);
+  }
+
+  @Override
+  public Reply flush(Session s, Command.Flush cmd) {
+    return flush(s, flushing.start(s.used(), cmd));
+  }
+
+  /** Deletes a slice of the used tube's jobs in the flush's states, or all that are left; see {@link TubeFlush}. */
+  Reply flush(Session s, FlushProgress progress) {
+    Reply refused = refusedChange(false);
+    if (refused != null) {
+      return refused;
+    }
+    FlushProgress next = flushing.slice(s.used(), progress);
+    if (!next.isDone()) {
+      // A large tube is flushed over several turns so other connections stay responsive.
+      s.commands.continueLater(next);
+      c.yield().run();
+      return null;
+    }
+    return Reply.Number.flushed(next.deletedSoFar());
   }
 
   @Override

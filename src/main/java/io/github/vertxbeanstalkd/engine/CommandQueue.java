@@ -7,8 +7,8 @@ import java.util.List;
 
 /**
  * One session's commands waiting their turn (behind a blocked reserve, a throttled front, or the
- * turn's budget), each with the scope it was submitted in, and a kick too large for one turn, which
- * is continued before anything queued. Replies go out in the order the commands came in, so the
+ * turn's budget), each with the scope it was submitted in, and a kick or flush too large for one
+ * turn, which is continued before anything queued. Replies go out in the order the commands came in, so the
  * queue is the session's order of work.
  */
 final class CommandQueue {
@@ -21,8 +21,8 @@ final class CommandQueue {
    * thousand sessions that once pipelined a thousand commands does not keep room for as many.
    */
   private boolean hasLongQueue;
-  /** A kick too large for one turn, continued before anything queued. */
-  private KickProgress pendingKick;
+  /** A kick or flush too large for one turn, continued before anything queued. */
+  private Continued pending;
 
   void enqueue(List<Command> commands, Scope scope) {
     for (int i = 0, n = commands.size(); i < n; i++) {
@@ -56,17 +56,17 @@ final class CommandQueue {
     hasLongQueue = false;
   }
 
-  void continueKick(KickProgress progress) {
-    pendingKick = progress;
+  void continueLater(Continued progress) {
+    pending = progress;
   }
 
-  boolean hasPendingKick() {
-    return pendingKick != null;
+  boolean hasPendingWork() {
+    return pending != null;
   }
 
-  KickProgress takePendingKick() {
-    KickProgress k = pendingKick;
-    pendingKick = null;
+  Continued takePendingWork() {
+    Continued k = pending;
+    pending = null;
     return k;
   }
 
@@ -77,11 +77,11 @@ final class CommandQueue {
     if (hasLongQueue) {
       shrink();
     }
-    pendingKick = null;
+    pending = null;
   }
 
-  /** Nothing queued and no kick to continue. */
+  /** Nothing queued and no kick or flush to continue. */
   boolean isEmpty() {
-    return queued.isEmpty() && pendingKick == null;
+    return queued.isEmpty() && pending == null;
   }
 }

@@ -552,6 +552,21 @@ final class JobTransitions {
     }
   }
 
+  /** maxAge: a ready or delayed job too old is deleted, or buried in its tube (counted as a bury); logged as either. */
+  void expireByAge(int j, boolean isDelete) {
+    if (isDelete) {
+      remove(j);
+      return;
+    }
+    unplace(j);
+    table.setState(j, JobState.BURIED);
+    table.countBury(j);
+    tubeOf(j).addBuried(j);
+    if (isLogged()) {
+      log(new BinlogRecord.Bury(table.id(j), table.priority(j), counters(j)));
+    }
+  }
+
   void touch(int j, long now) {
     table.setDeadlineNanos(j, now + table.ttrNanos(j));
     deadlines.update(j);

@@ -48,6 +48,7 @@ public final class QueueEngine {
   private final Compaction compaction;
   private final StatsDocuments stats;
   private final LogShipping shipping;
+  private final TubeExpiry expiry;
   private boolean hasCompactionBacklog;
   private boolean isDraining;
 
@@ -82,6 +83,9 @@ public final class QueueEngine {
     this.wakeTurn = turns::wake;
     this.compaction = new Compaction(binlog, jobs);
     this.shipping = new LogShipping(jobs, replies, table, clock, this::runAndFlush);
+    // A standby's jobs are its primary's: it expires nothing itself, it applies the primary's records.
+    this.expiry = new TubeExpiry(jobs.rules, tubes, jobs, () -> replies.acceptsChanges() && !shipping.isFollowing()
+        && binlog.health() == Binlog.Health.WRITING);
     if (binlog.keepsBasesOfItsOwn()) {
       binlog.keepBasesIn(table.logBases());
     }
@@ -194,6 +198,7 @@ public final class QueueEngine {
       waiters.serve(now);
     }
     steps += waiters.wakeDue(now, MAX_STEPS_PER_TURN - steps);
+    steps += expiry.sweep(now, MAX_STEPS_PER_TURN - steps);
     runAndFlush();
     return steps >= MAX_STEPS_PER_TURN ? now : nextDeadlineNanos();
   }
@@ -203,6 +208,7 @@ public final class QueueEngine {
     int j = jobs.nextDue();
     long next = j == JobTable.NONE ? Long.MAX_VALUE : table.deadlineNanos(j);
     next = Math.min(next, tubes.nextPauseEndNanos());
+    next = Math.min(next, expiry.nextSweepNanos());
     return Math.min(next, sessions.nextWakeNanos());
   }
 

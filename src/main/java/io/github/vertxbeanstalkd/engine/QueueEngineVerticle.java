@@ -109,7 +109,9 @@ public final class QueueEngineVerticle extends VerticleBase {
           engine.limitCopiesInTransit(options.copiesInTransitBytes());
           engine.configureTubes(options.tubes(), options.isTubeConfigDeferred());
           consumer = bus.localConsumer(address.requests(), msg -> {
+            EngineTurn turn = EngineTurn.begin("requests");
             Object answer = handle(msg.body());
+            turn.commit();
             if (msg.replyAddress() != null) {
               // A snapshot, a shipping request, or a control request (drain) that asked to hear it was applied.
               msg.reply(answer);
@@ -117,10 +119,12 @@ public final class QueueEngineVerticle extends VerticleBase {
           });
           trimTimerId = vertx.setPeriodic(PERIOD_MILLIS, id -> {
             // Pages the job store emptied go back to the system once they stay empty for a second.
+            EngineTurn turn = EngineTurn.begin("periodic");
             engine.trimJobStore();
             if (observer != EngineObserver.NONE) {
               publishSnapshot();
             }
+            turn.commit();
           });
           afterWork();
           return consumer.completion();
@@ -163,8 +167,10 @@ public final class QueueEngineVerticle extends VerticleBase {
     @Override
     public void onDurable(long sequence) {
       if (engine != null) {
+        EngineTurn turn = EngineTurn.begin("durable");
         engine.onDurable(sequence);
         afterWork();
+        turn.commit();
       }
     }
 
@@ -288,9 +294,11 @@ public final class QueueEngineVerticle extends VerticleBase {
     if (engine.hasYieldedWork() && !isResumeScheduled) {
       isResumeScheduled = true;
       vertx.runOnContext(v -> {
+        EngineTurn turn = EngineTurn.begin("resume");
         isResumeScheduled = false;
         engine.resumeYielded();
         afterWork();
+        turn.commit();
       });
     }
     arm(engine.nextDeadlineNanos());
@@ -311,9 +319,11 @@ public final class QueueEngineVerticle extends VerticleBase {
     timerId = vertx.setTimer(waitMillis, id -> {
       timerId = -1;
       timerDeadlineNanos = Long.MAX_VALUE;
+      EngineTurn turn = EngineTurn.begin("timer");
       long next = engine.tick();
       afterWork();
       arm(next);
+      turn.commit();
     });
   }
 }

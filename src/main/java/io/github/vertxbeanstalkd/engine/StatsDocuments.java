@@ -194,7 +194,8 @@ final class StatsDocuments {
     }
     Map<String, EngineSnapshot.TubeRuleCounts> byName = new LinkedHashMap<>(counts.size() * 2);
     counts.forEach((name, c) -> byName.put(name,
-        new EngineSnapshot.TubeRuleCounts(c.refusedByMaxJobs, c.refusedByMaxBytes, c.deadLettered)));
+        new EngineSnapshot.TubeRuleCounts(c.refusedByMaxJobs, c.refusedByMaxBytes, c.deadLettered,
+            c.expiredBuried, c.expiredDeleted)));
     return Collections.unmodifiableMap(byName);
   }
 }

@@ -142,6 +142,21 @@ final class Tube {
     return delayed.peek();
   }
 
+  /** The delayed job at the end of the heap (in no particular order), or {@link JobTable#NONE}. */
+  int lastDelayed() {
+    return delayed.isEmpty() ? JobTable.NONE : delayed.get(delayed.size() - 1);
+  }
+
+  /** The ready job at a heap position, 0 to readyCount() - 1, in no particular order. */
+  int readyAt(int position) {
+    return ready.get(position);
+  }
+
+  /** The delayed job at a heap position, 0 to delayedCount() - 1, in no particular order. */
+  int delayedAt(int position) {
+    return delayed.get(position);
+  }
+
   /** The job buried first, or {@link JobTable#NONE}. */
   int firstBuried() {
     return buried.first();

@@ -19,12 +19,16 @@ final class TubeRules {
     long refusedByMaxJobs;
     long refusedByMaxBytes;
     long deadLettered;
+    long expiredBuried;
+    long expiredDeleted;
   }
 
   private final LinkedHashMap<String, TubeSettings> table = new LinkedHashMap<>();
   /** Effective settings by tube name, made on first use after each change. */
   private final HashMap<String, TubeSettings> effective = new HashMap<>();
   private final LinkedHashMap<String, Counts> counts = new LinkedHashMap<>();
+  /** Whether some entry sets a maxAge: what the expiry's timer asks on every turn. */
+  private boolean hasAgeLimits;
 
   boolean isEmpty() {
     return table.isEmpty();
@@ -62,6 +66,12 @@ final class TubeRules {
       table.put(tube, settings);
     }
     effective.clear();
+    hasAgeLimits = table.values().stream().anyMatch(s -> s.ageLimitSeconds() > 0);
+  }
+
+  /** Whether some tube (or {@code "*"}) has a maxAge. */
+  boolean hasAgeLimits() {
+    return hasAgeLimits;
   }
 
   /** The whole table becomes {@code settings} (a replay, a primary's record). */
@@ -69,6 +79,7 @@ final class TubeRules {
     table.clear();
     settings.forEach(this::set);
     effective.clear();
+    hasAgeLimits = table.values().stream().anyMatch(s -> s.ageLimitSeconds() > 0);
   }
 
   /** The table as the log writes it. */
@@ -99,6 +110,15 @@ final class TubeRules {
   /** A job of {@code tube} was dead-lettered. */
   void countDeadLetter(String tube) {
     countsOf(tube).deadLettered++;
+  }
+
+  /** A job of {@code tube} passed its maxAge and was deleted, or buried. */
+  void countExpired(String tube, boolean isDeleted) {
+    if (isDeleted) {
+      countsOf(tube).expiredDeleted++;
+    } else {
+      countsOf(tube).expiredBuried++;
+    }
   }
 
   /** The counts by tube name, for tubes whose rules ever refused or dead-lettered. */

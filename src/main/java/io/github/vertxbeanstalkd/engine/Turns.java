@@ -70,26 +70,26 @@ final class Turns {
   private void run(Session s) {
     long sent = 0;
     while (!s.isWaiting() && !s.isClosed()) {
-      if (s.isInScope() && !s.commands.hasPendingKick()) {
+      if (s.isInScope() && !s.commands.hasPendingWork()) {
         // The scoped command before is done, a reserve it waited in included.
         tubes.leaveScope(s);
       }
       if ((s.flow.isSpent() || sent >= FrontFlow.QUANTUM_BYTES && s.flow.hasWaiting())
-          && !s.commands.hasPendingKick() && Command.isAnsweredWithCopy(s.commands.peek())) {
+          && !s.commands.hasPendingWork() && Command.isAnsweredWithCopy(s.commands.peek())) {
         // Its front has not yet received enough of the bodies and documents sent to it, or others
         // wait for room and this one had its share: this one waits.
         s.flow.throttle(s, sent);
         return;
       }
-      KickProgress kick = s.commands.takePendingKick();
-      Command next = kick == null ? s.commands.poll() : null;
-      if (kick == null && next == null) {
+      Continued pending = s.commands.takePendingWork();
+      Command next = pending == null ? s.commands.poll() : null;
+      if (pending == null && next == null) {
         return;
       }
       Reply r;
       try {
-        if (kick != null) {
-          r = handlers.kick(s, kick);
+        if (pending != null) {
+          r = pending.continueIn(handlers, s);
         } else {
           Scope scope = s.commands.nextScope();
           long newTubeBytes = scope.isNone() ? 0 : tubes.newTubeBytes(scope);
@@ -105,7 +105,8 @@ final class Turns {
         }
       } catch (RuntimeException bug) {
         // STYLE.md: an exception is a bug; log it and still answer, so the client is never stuck.
-        log.error("command {} failed", next == null ? "kick" : next.getClass().getSimpleName(), bug);
+        log.error("command {} failed", next == null ? pending.getClass().getSimpleName() : next.getClass().getSimpleName(),
+            bug);
         r = Reply.Word.INTERNAL_ERROR;
       }
       if (r != null) {

@@ -56,6 +56,13 @@ final class AdminApi {
     post(router, "/api/tubes/:tube/kick", (ctx, json) -> engine.call(param(ctx, "tube"),
         new Command.Kick(whole(json, "bound", 1, 1L << 32)))
         .map(r -> new JsonObject().put("kicked", ((Reply.Number) r).value())));
+    post(router, "/api/tubes/:tube/flush", (ctx, json) -> engine.flush(param(ctx, "tube"), flush(ctx, json))
+        .map(r -> {
+          if (r instanceof Reply.Number n) {
+            return new JsonObject().put("flushed", n.value());
+          }
+          return expect(r, null);
+        }));
     post(router, "/api/tubes/:tube/pause", (ctx, json) -> {
       long seconds = whole(json, "seconds", 0, (1L << 32) - 1);
       return engine.call(null, new Command.PauseTube(param(ctx, "tube"), seconds))
@@ -196,6 +203,20 @@ final class AdminApi {
     }
     throw new Refusal(reply instanceof Reply.Word w && w == Reply.Word.NOT_FOUND ? 404 : 409,
         reply instanceof Reply.Word w ? w.name() : "INTERNAL_ERROR", "the server answered " + reply);
+  }
+
+  /** The flush {@code ?state=} (or the body's {@code "state"}) names: ready, delayed, buried or all. */
+  private static Command.Flush flush(RoutingContext ctx, JsonObject body) {
+    String state = ctx.queryParams().get("state");
+    Object inBody = body.getValue("state");
+    if (state == null && inBody instanceof String s) {
+      state = s;
+    }
+    Command.Flush flush = Command.Flush.named(state);
+    if (flush == null) {
+      throw new Refusal(400, "BAD_FORMAT", "flush needs state=ready, delayed, buried or all");
+    }
+    return flush;
   }
 
   private static long jobId(String text) {

@@ -41,6 +41,15 @@ final class EngineCalls {
     return session.call(command, tube == null ? Scope.NONE : Scope.using(tube));
   }
 
+  /**
+   * Runs {@code flush} on {@code tube} in a session of its own, ended once it answers: a flush of a
+   * deep tube takes seconds, and the page's other calls must not wait behind it in the shared session.
+   */
+  Future<Reply> flush(String tube, Command.Flush flush) {
+    SessionCalls own = new SessionCalls(client, null);
+    return own.call(flush, Scope.using(tube)).eventually(own::close);
+  }
+
   /** A fresh snapshot of the engine's counts; fails while the engine is not running yet. */
   Future<EngineSnapshot> snapshot() {
     return client.snapshot();

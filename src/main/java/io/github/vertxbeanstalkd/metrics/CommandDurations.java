@@ -58,6 +58,7 @@ public final class CommandDurations implements Command.Handler<Void, Timer> {
   }
 
   @Override public Timer putLine(Void c, Command.PutLine cmd) { return null; }
+  @Override public Timer flush(Void c, Command.Flush cmd) { return null; }
   @Override public Timer put(Void c, Command.Put cmd) { return timer("put"); }
   @Override public Timer jobTooBig(Void c, Command.JobTooBig cmd) { return timer("put"); }
   @Override public Timer use(Void c, Command.Use cmd) { return timer("use"); }

@@ -11,12 +11,14 @@ import java.lang.ref.WeakReference;
 /**
  * What the tube settings did, per tube, made at each scrape from the latest snapshot:
  * {@code beanstalkd_tube_puts_refused_total{tube,reason}} (reason {@code maxJobs} or
- * {@code maxBytes}) and {@code beanstalkd_tube_dead_letters_total{tube}}. Nothing is exported for
+ * {@code maxBytes}), {@code beanstalkd_tube_dead_letters_total{tube}} and
+ * {@code beanstalkd_tube_expired_total{tube,action}} (action {@code bury} or {@code delete}, by maxAge). Nothing is exported for
  * a tube whose settings never acted, so a server without tube settings exports none of them.
  */
 final class TubeRuleSeries implements MultiCollector {
   static final String REFUSED = "beanstalkd_tube_puts_refused";
   static final String DEAD_LETTERS = "beanstalkd_tube_dead_letters";
+  static final String EXPIRED = "beanstalkd_tube_expired";
   /** Held weakly, as {@code ServerMetrics}' own tube series holds it: a stopped server's metrics may go. */
   private final WeakReference<ServerMetrics> metrics;
 
@@ -35,17 +37,21 @@ final class TubeRuleSeries implements MultiCollector {
         .help("Puts refused with OUT_OF_MEMORY by the tube's maxJobs or maxBytes");
     CounterSnapshot.Builder dead = CounterSnapshot.builder().name(DEAD_LETTERS)
         .help("Jobs buried (or moved to the dead-letter tube) by the tube's maxReserves");
+    CounterSnapshot.Builder expired = CounterSnapshot.builder().name(EXPIRED)
+        .help("Ready or delayed jobs buried or deleted by the tube's maxAge");
     s.tubeRules().forEach((tube, c) -> {
       refused.dataPoint(point(c.refusedByMaxJobs(), "reason", "maxJobs", "tube", tube))
           .dataPoint(point(c.refusedByMaxBytes(), "reason", "maxBytes", "tube", tube));
       dead.dataPoint(point(c.deadLettered(), "tube", tube));
+      expired.dataPoint(point(c.expiredBuried(), "action", "bury", "tube", tube))
+          .dataPoint(point(c.expiredDeleted(), "action", "delete", "tube", tube));
     });
-    return new MetricSnapshots(refused.build(), dead.build());
+    return new MetricSnapshots(refused.build(), dead.build(), expired.build());
   }
 
   @Override
   public List<String> getPrometheusNames() {
-    return List.of(REFUSED, DEAD_LETTERS);
+    return List.of(REFUSED, DEAD_LETTERS, EXPIRED);
   }
 
   private static CounterSnapshot.CounterDataPointSnapshot point(double value, String... labels) {

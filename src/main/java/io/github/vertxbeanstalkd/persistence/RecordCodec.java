@@ -32,12 +32,19 @@ final class RecordCodec {
   static final byte RESERVE = 7;
   static final byte TUBE_SETTINGS = 8;
   static final byte DEAD_LETTER_NOTE = 9;
+  /**
+   * A settings table whose entries also carry maxAge and expire; written only when one of them is
+   * set, so a log without expiry stays readable by the builds before (which know type 8 alone).
+   */
+  static final byte TUBE_SETTINGS_WITH_EXPIRY = 10;
   /** Type, id, reserves base and the tube name's length byte of a dead-letter note. */
   static final int NOTE_FIXED_BYTES = 1 + 8 + 4 + 1;
   /** Type plus the entry count of a settings table. */
   static final int SETTINGS_FIXED_BYTES = 1 + 4;
   /** One settings entry without its names: name length, three i64, dead-letter name length. */
   static final int SETTINGS_ENTRY_BYTES = 1 + 3 * 8 + 1;
+  /** What a type 10 entry adds: maxAge (i64, -1 unset) and expire (0 unset, 1 bury, 2 delete). */
+  static final int EXPIRY_BYTES = 8 + 1;
   private static final int COUNTERS_BYTES = 5 * 4;
   /** Type plus the fixed part of a job: id, state, pri, delay, ttr, readyAt, created, counters, lengths. */
   static final int JOB_FIXED_BYTES = 1 + 8 + 1 + 4 + 4 + 4 + 8 + 8 + COUNTERS_BYTES + 1 + 4;
@@ -53,7 +60,7 @@ final class RecordCodec {
       case RELEASE -> 1 + 8 + 4 + 4 + 8 + COUNTERS_BYTES;
       case BURY -> 1 + 8 + 4 + COUNTERS_BYTES;
       case KICK, RESERVE -> 1 + 8 + COUNTERS_BYTES;
-      case JOB, TUBE_SETTINGS, DEAD_LETTER_NOTE -> -1;
+      case JOB, TUBE_SETTINGS, DEAD_LETTER_NOTE, TUBE_SETTINGS_WITH_EXPIRY -> -1;
       default -> 0;
     };
   }
@@ -68,9 +75,10 @@ final class RecordCodec {
     }
     if (r instanceof TubeSettingsTable t) {
       int bytes = FRAME_HEADER_BYTES + SETTINGS_FIXED_BYTES;
+      int extra = hasExpiry(t) ? EXPIRY_BYTES : 0;
       for (Map.Entry<String, TubeSettings> e : t.settings().entrySet()) {
         String dead = e.getValue().deadLetterTube();
-        bytes += SETTINGS_ENTRY_BYTES + tubeLength(e.getKey()) + (dead == null ? 0 : tubeLength(dead));
+        bytes += SETTINGS_ENTRY_BYTES + extra + tubeLength(e.getKey()) + (dead == null ? 0 : tubeLength(dead));
       }
       return bytes;
     }
@@ -90,8 +98,8 @@ final class RecordCodec {
       return KICK;
     } else if (r instanceof Reserve) {
       return RESERVE;
-    } else if (r instanceof TubeSettingsTable) {
-      return TUBE_SETTINGS;
+    } else if (r instanceof TubeSettingsTable t) {
+      return hasExpiry(t) ? TUBE_SETTINGS_WITH_EXPIRY : TUBE_SETTINGS;
     } else if (r instanceof BinlogRecord.DeadLetterNote) {
       return DEAD_LETTER_NOTE;
     }
@@ -137,6 +145,7 @@ final class RecordCodec {
       b.putLong(n.id()).putInt(n.reservesBase());
       putTube(b, n.deadLetteredFrom());
     } else if (r instanceof TubeSettingsTable t) {
+      boolean withExpiry = type == TUBE_SETTINGS_WITH_EXPIRY;
       b.putInt(t.settings().size());
       for (Map.Entry<String, TubeSettings> e : t.settings().entrySet()) {
         TubeSettings s = e.getValue();
@@ -144,6 +153,10 @@ final class RecordCodec {
         b.putLong(unsetAsMinusOne(s.maxJobs())).putLong(unsetAsMinusOne(s.maxBytes()))
             .putLong(unsetAsMinusOne(s.maxReserves()));
         putTube(b, s.deadLetterTube() == null ? "" : s.deadLetterTube());
+        if (withExpiry) {
+          b.putLong(unsetAsMinusOne(s.maxAge()));
+          b.put(s.expire() == null ? 0 : TubeSettings.DELETE.equals(s.expire()) ? (byte) 2 : (byte) 1);
+        }
       }
     }
     b.putInt(4, checksum(target, at, frameBytes));
@@ -220,7 +233,7 @@ final class RecordCodec {
       return false;
     }
     int fixed = fixedLength(type);
-    if (type == TUBE_SETTINGS) {
+    if (type == TUBE_SETTINGS || type == TUBE_SETTINGS_WITH_EXPIRY) {
       return settingsLength(data, offset, end) == length;
     }
     if (type == DEAD_LETTER_NOTE) {
@@ -232,7 +245,7 @@ final class RecordCodec {
   /** The shortest length field a record of a variable-length type may have. */
   private static int minLength(byte type) {
     return switch (type) {
-      case TUBE_SETTINGS -> SETTINGS_FIXED_BYTES;
+      case TUBE_SETTINGS, TUBE_SETTINGS_WITH_EXPIRY -> SETTINGS_FIXED_BYTES;
       case DEAD_LETTER_NOTE -> NOTE_FIXED_BYTES;
       default -> JOB_FIXED_BYTES;
     };
@@ -253,6 +266,7 @@ final class RecordCodec {
     if (at > end) {
       return -1;
     }
+    int extra = data[offset + FRAME_HEADER_BYTES] == TUBE_SETTINGS_WITH_EXPIRY ? EXPIRY_BYTES : 0;
     long count = Integer.toUnsignedLong(ByteBuffer.wrap(data).getInt((int) at - 4));
     for (long i = 0; i < count; i++) {
       if (at >= end) {
@@ -262,7 +276,7 @@ final class RecordCodec {
       if (at >= end) {
         return -1;
       }
-      at += 1 + Byte.toUnsignedInt(data[(int) at]);
+      at += 1 + Byte.toUnsignedInt(data[(int) at]) + extra;
     }
     return at > end ? -1 : at - offset - FRAME_HEADER_BYTES;
   }
@@ -283,8 +297,8 @@ final class RecordCodec {
 
   /** @param lender the array {@code b} is a slice of, from {@code offset}, to lend a job's body from; or null */
   private static BinlogRecord decode(byte type, ByteBuffer b, byte[] lender, int offset, String tubeHint) {
-    if (type == TUBE_SETTINGS) {
-      return decodeSettings(b);
+    if (type == TUBE_SETTINGS || type == TUBE_SETTINGS_WITH_EXPIRY) {
+      return decodeSettings(b, type == TUBE_SETTINGS_WITH_EXPIRY);
     }
     long id = b.getLong();
     switch (type) {
@@ -340,9 +354,9 @@ final class RecordCodec {
   }
 
   /** A settings table; null when its entries do not fill the payload exactly or hold impossible values. */
-  private static TubeSettingsTable decodeSettings(ByteBuffer b) {
+  private static TubeSettingsTable decodeSettings(ByteBuffer b, boolean withExpiry) {
     long count = Integer.toUnsignedLong(b.getInt());
-    if (count * SETTINGS_ENTRY_BYTES > b.remaining()) {
+    if (count * (SETTINGS_ENTRY_BYTES + (withExpiry ? EXPIRY_BYTES : 0)) > b.remaining()) {
       return null;
     }
     Map<String, TubeSettings> table = new LinkedHashMap<>();
@@ -358,7 +372,20 @@ final class RecordCodec {
       if (dead == null || isNegative(maxJobs) || isNegative(maxBytes) || isNegative(maxReserves)) {
         return null;
       }
-      table.put(name, new TubeSettings(maxJobs, maxBytes, maxReserves, dead.isEmpty() ? null : dead));
+      Long maxAge = null;
+      String expire = null;
+      if (withExpiry) {
+        if (b.remaining() < EXPIRY_BYTES) {
+          return null;
+        }
+        maxAge = minusOneAsUnset(b.getLong());
+        byte how = b.get();
+        if (isNegative(maxAge) || how < 0 || how > 2) {
+          return null;
+        }
+        expire = how == 0 ? null : how == 1 ? TubeSettings.BURY : TubeSettings.DELETE;
+      }
+      table.put(name, new TubeSettings(maxJobs, maxBytes, maxReserves, dead.isEmpty() ? null : dead, maxAge, expire));
     }
     return b.hasRemaining() ? null : new TubeSettingsTable(table);
   }
@@ -375,6 +402,15 @@ final class RecordCodec {
     byte[] bytes = new byte[length];
     b.get(bytes);
     return new String(bytes, StandardCharsets.ISO_8859_1);
+  }
+
+  private static boolean hasExpiry(TubeSettingsTable t) {
+    for (TubeSettings s : t.settings().values()) {
+      if (s.hasExpiry()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static long unsetAsMinusOne(Long value) {

@@ -93,7 +93,8 @@ final class Resync {
     }
     long rebuilt = switch (type) {
       case RecordCodec.JOB -> RecordCodec.jobLength(data, offset, data.length);
-      case RecordCodec.TUBE_SETTINGS -> RecordCodec.settingsLength(data, offset, data.length);
+      case RecordCodec.TUBE_SETTINGS, RecordCodec.TUBE_SETTINGS_WITH_EXPIRY ->
+          RecordCodec.settingsLength(data, offset, data.length);
       case RecordCodec.DEAD_LETTER_NOTE -> RecordCodec.noteLength(data, offset, data.length);
       default -> RecordCodec.fixedLength(type);
     };

@@ -1,5 +1,7 @@
 package io.github.vertxbeanstalkd.protocol;
 
+import java.util.Set;
+
 /**
  * A parsed client command as an immutable value. Numbers that the protocol defines as unsigned
  * 32-bit are kept in an {@code int} and read with {@link Integer#toUnsignedLong}; job ids are
@@ -58,6 +60,7 @@ public sealed interface Command extends ParsedLine {
     R listTubeUsed(C c, ListTubeUsed cmd);
     R listTubesWatched(C c, ListTubesWatched cmd);
     R pauseTube(C c, PauseTube cmd);
+    R flush(C c, Flush cmd);
     R quit(C c, Quit cmd);
     R invalid(C c, Invalid cmd);
   }
@@ -212,6 +215,41 @@ public sealed interface Command extends ParsedLine {
   /** {@code pause-tube <tube> <seconds>}: seconds is an unsigned 32-bit number widened to long. */
   record PauseTube(String tube, long delaySeconds) implements Command {
     public <C, R> R dispatch(Handler<C, R> h, C c) { return h.pauseTube(c, this); }
+  }
+
+  /**
+   * Not a protocol command (no line parses to it): the admin API's and the event bus's flush of
+   * the used tube's jobs in {@code states}, answered {@code FLUSHED <count>}. Reserved jobs are
+   * never flushed, so {@code states} holds only ready, delayed and buried.
+   */
+  record Flush(Set<JobState> states) implements Command {
+    public static final Flush READY = new Flush(Set.of(JobState.READY));
+    public static final Flush DELAYED = new Flush(Set.of(JobState.DELAYED));
+    public static final Flush BURIED = new Flush(Set.of(JobState.BURIED));
+    public static final Flush ALL = new Flush(Set.of(JobState.READY, JobState.DELAYED, JobState.BURIED));
+
+    public Flush {
+      states = Set.copyOf(states);
+      if (states.isEmpty() || states.contains(JobState.RESERVED)) {
+        throw new IllegalArgumentException("a flush takes ready, delayed or buried jobs, not " + states);
+      }
+    }
+
+    /** The flush {@code word} names: {@code ready}, {@code delayed}, {@code buried} or {@code all}; null for another word. */
+    public static Flush named(String word) {
+      if (word == null) {
+        return null;
+      }
+      return switch (word) {
+        case "ready" -> READY;
+        case "delayed" -> DELAYED;
+        case "buried" -> BURIED;
+        case "all" -> ALL;
+        default -> null;
+      };
+    }
+
+    public <C, R> R dispatch(Handler<C, R> h, C c) { return h.flush(c, this); }
   }
 
   /** {@code quit}: no reply; the connection closes. */

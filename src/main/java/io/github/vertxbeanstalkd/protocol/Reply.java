@@ -55,6 +55,11 @@ public sealed interface Reply {
     public static Number kicked(long count) {
       return new Number("KICKED", count);
     }
+
+    /** Not a protocol reply: the jobs a {@link Command.Flush} deleted. */
+    public static Number flushed(long count) {
+      return new Number("FLUSHED", count);
+    }
   }
 
   /** {@code USING <tube>}. */

@@ -28,7 +28,8 @@ class AdminApiFuzzTest {
   private static final List<String> SEGMENTS = List.of("api", "tubes", "jobs", "peek", "ready", "delayed", "buried",
       "kick", "pause", "delete", "drain", "undrain", "stats", "metrics", "healthz", "readyz", "index.html",
       "app.js", "", ".", "..", "%2E", "%2e%2E", "%00", "%FF", "%C3%A9", "%", "%2", "%2F", "default", "t", "1", "0",
-      "18446744073709551615", "18446744073709551616", "-1", "a b", "x".repeat(201), "?x=1", "#f", ";p", "*", "tube-settings", "%2A");
+      "18446744073709551615", "18446744073709551616", "-1", "a b", "x".repeat(201), "?x=1", "#f", ";p", "*", "tube-settings", "%2A",
+      "flush", "flush?state=all", "flush?state=reserved", "all");
   private static final List<String> CONTENT_TYPES = List.of("application/json", "application/json; charset=utf-8",
       "text/plain", "multipart/form-data; boundary=x", "application/x-www-form-urlencoded", "APPLICATION/JSON");
   private static Vertx vertx;
@@ -90,7 +91,7 @@ class AdminApiFuzzTest {
     JsonObject o = new JsonObject();
     for (int n = data.consumeInt(0, 3); n > 0; n--) {
       String key = data.pickValue(List.of("bound", "seconds", "id", "maxJobs", "maxBytes", "maxReserves",
-          "deadLetterTube", data.consumeString(6)));
+          "deadLetterTube", "maxAge", "expire", "state", data.consumeString(6)));
       switch (data.consumeInt(0, 5)) {
         case 0 -> o.put(key, data.consumeLong());
         case 1 -> o.put(key, data.consumeDouble());

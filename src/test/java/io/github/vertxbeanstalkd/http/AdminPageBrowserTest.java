@@ -154,6 +154,37 @@ class AdminPageBrowserTest extends DeployedServerTest {
   }
 
   @Test
+  void theFlushButtonAsksFirstAndFlushesOnlyOnceConfirmed() {
+    TestClient producer = connect();
+    producer.send("use " + TUBE).expect("USING " + TUBE);
+    for (int id = 1; id <= 3; id++) {
+      producer.send("put 0 0 60 5", "job-" + id).expect("INSERTED " + id);
+    }
+    producer.send("reserve-job 3").expect("RESERVED 3 5", "job-3");
+    producer.send("bury 3 0").expect("BURIED");
+
+    open(server);
+    awaitCounts(TUBE, "2", "1");
+    click(By.cssSelector("#tubes tr[data-tube='" + TUBE + "'] button"));
+    until("the tube panel opens", d -> d.findElement(By.id("tube-panel")).isDisplayed());
+
+    new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("flush-state"))).selectByValue("ready");
+    browser.findElement(By.id("flush")).click();
+    org.openqa.selenium.Alert asked = new WebDriverWait(browser, PATIENCE)
+        .until(org.openqa.selenium.support.ui.ExpectedConditions.alertIsPresent());
+    assertTrue(asked.getText().contains("ready jobs of tube " + TUBE), asked.getText());
+    asked.dismiss();
+    assertProtocolCounts(producer, 2, 1);
+
+    browser.findElement(By.id("flush")).click();
+    new WebDriverWait(browser, PATIENCE).until(org.openqa.selenium.support.ui.ExpectedConditions.alertIsPresent())
+        .accept();
+    until("the page says how many went", d -> d.findElement(By.id("status")).getText().contains("Flushed 2 job(s)"));
+    awaitCounts(TUBE, "0", "1");
+    assertProtocolCounts(producer, 0, 1);
+  }
+
+  @Test
   void onAPhoneThePageDoesNotScrollSideways() {
     // A tube name of 200 characters, the protocol's longest, with no place to break a line.
     String longTube = "t".repeat(200);

@@ -45,6 +45,7 @@ class RecordCodecTest {
         new Reserve(42, COUNTERS),
         new BinlogRecord.TubeSettingsTable(java.util.Map.of()),
         new BinlogRecord.TubeSettingsTable(settings()),
+        new BinlogRecord.TubeSettingsTable(settingsWithExpiry()),
         new BinlogRecord.DeadLetterNote(42, -1, ""),
         new BinlogRecord.DeadLetterNote(Long.MAX_VALUE, 7, "t".repeat(200)));
   }
@@ -57,6 +58,22 @@ class RecordCodecTest {
         "x".repeat(200)));
     table.put("t".repeat(200), new io.github.vertxbeanstalkd.protocol.TubeSettings(1L, null, null, null));
     return table;
+  }
+
+  /** The table above, plus entries with maxAge and expire: written as a record of type 10. */
+  private static java.util.Map<String, io.github.vertxbeanstalkd.protocol.TubeSettings> settingsWithExpiry() {
+    java.util.Map<String, io.github.vertxbeanstalkd.protocol.TubeSettings> table = settings();
+    table.put("old", new io.github.vertxbeanstalkd.protocol.TubeSettings(null, null, null, null, 3600L, "delete"));
+    table.put("older", new io.github.vertxbeanstalkd.protocol.TubeSettings(5L, null, 2L, "d", 0xFFFF_FFFFL, "bury"));
+    table.put("how", new io.github.vertxbeanstalkd.protocol.TubeSettings(null, null, null, null, null, "delete"));
+    return table;
+  }
+
+  @Test
+  void onlyATableWithExpiryIsWrittenAsTypeTen() {
+    assertEquals(RecordCodec.TUBE_SETTINGS, RecordCodec.typeOf(new BinlogRecord.TubeSettingsTable(settings())));
+    assertEquals(RecordCodec.TUBE_SETTINGS_WITH_EXPIRY,
+        RecordCodec.typeOf(new BinlogRecord.TubeSettingsTable(settingsWithExpiry())));
   }
 
   @Test

@@ -236,6 +236,12 @@ final class ForwardedCommands implements Command.Handler<Buffer, Void> {
   }
 
   @Override
+  public Void flush(Buffer out, Command.Flush cmd) {
+    // No line parses to a flush: it comes from the admin API or the event bus, never forwarded.
+    throw new IllegalArgumentException("a flush is not a connection's command");
+  }
+
+  @Override
   public Void quit(Buffer out, Command.Quit cmd) {
     return op(out, QUIT);
   }

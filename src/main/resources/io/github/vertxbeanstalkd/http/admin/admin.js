@@ -224,6 +224,22 @@ async function act(method, path, body) {
   if (document.activeElement === document.body && !$('#tube-panel').hidden) $('#tube-heading').focus();
 }
 
+// Deletes the selected tube's jobs in one state (or all but reserved ones) once the user confirms.
+async function flushTube() {
+  const select = $('#flush-state');
+  const what = select.options[select.selectedIndex].text;
+  if (!confirm('Delete the ' + what + ' of tube ' + selectedTube + '? This cannot be undone.')) return;
+  try {
+    const answer = await api('POST', tubePath(selectedTube) + '/flush?state=' + select.value, {});
+    await refresh();
+    // Held as an error is, so the next refresh does not cover it at once.
+    setStatus('Flushed ' + answer.flushed + ' job(s) from tube ' + selectedTube + '.');
+    errorHeldUntil = Date.now() + ERROR_HOLD_MILLIS;
+  } catch (e) {
+    reportError(e.message);
+  }
+}
+
 function selectTube(name) {
   selectedTube = name;
   $('#tube-heading').textContent = 'Tube ' + name;
@@ -260,6 +276,7 @@ document.addEventListener('DOMContentLoaded', () => {
     if (seconds !== null) act('POST', tubePath(selectedTube) + '/pause', { seconds });
   });
   $('#unpause').addEventListener('click', () => act('POST', tubePath(selectedTube) + '/pause', { seconds: 0 }));
+  $('#flush').addEventListener('click', flushTube);
   refresh();
   setInterval(refresh, REFRESH_MILLIS);
 });

@@ -74,7 +74,10 @@ class ForwardedCommandsTest {
   void theListCoversEveryKindOfCommand() {
     Set<Class<?>> covered = new HashSet<>();
     everyCommand().forEach(c -> covered.add(c.getClass()));
-    assertEquals(Set.of(Command.class.getPermittedSubclasses()), covered);
+    Set<Class<?>> forwarded = new HashSet<>(Set.of(Command.class.getPermittedSubclasses()));
+    // No line parses to a flush (the admin API's and the bus's): a connection never forwards one.
+    forwarded.remove(Command.Flush.class);
+    assertEquals(forwarded, covered);
   }
 
   @Test
