@@ -489,9 +489,10 @@ final class Shipper {
       switch (batch.kind()) {
         case Batch.LIVE -> {
           long now = System.nanoTime();
-          ackNanos.accept(now - sentNanos);
           link.acked = Math.max(link.acked, batch.last());
           if (isFollowing) {
+            // A copying standby's changes wait behind its slices, and no client waits for them.
+            ackNanos.accept(now - sentNanos);
             pace.onLiveAck(now, now - sentNanos, copyWasOut || copyBatchesSent != copiesSentBefore);
             mayResumeCopies = !pace.isHolding(now);
           }
