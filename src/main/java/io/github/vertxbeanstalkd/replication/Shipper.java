@@ -439,12 +439,16 @@ final class Shipper {
     return kind != Batch.LIVE;
   }
 
-  /** Once the copies' hold ends, they send again (a live round trip without them may end it sooner). */
+  /**
+   * Once the copies' hold ends, they send again (a live round trip without them may end it sooner).
+   * A copy stopped only by its batches in flight goes on as they are acknowledged.
+   */
   private void resumeCopiesAfterHold() {
-    if (paceTimer >= 0 || isStopped) {
+    long now = System.nanoTime();
+    if (paceTimer >= 0 || isStopped || !pace.isHolding(now)) {
       return;
     }
-    long millis = Math.max(1, (pace.holdUntilNanos() - System.nanoTime() + 999_999) / 1_000_000);
+    long millis = Math.max(1, (pace.holdUntilNanos() - now + 999_999) / 1_000_000);
     paceTimer = vertx.setTimer(millis, id -> {
       paceTimer = -1;
       resumeCopies();
