@@ -34,9 +34,9 @@ import org.slf4j.LoggerFactory;
 final class Shipper {
   private static final Logger log = LoggerFactory.getLogger(Shipper.class);
   /**
-   * The bytes of jobs one copy slice holds, about, and the most one merged live batch holds. A
-   * batch's message, headers and all, stays within 1 MiB: the event bus's buffers grow in powers of
-   * two on both ends, and a slice of exactly 1 MiB took an array of 2 MiB at each of them.
+   * The most one merged live batch holds. A batch's message, headers and all, stays within 1 MiB:
+   * the event bus's buffers grow in powers of two on both ends, and a slice of exactly 1 MiB took
+   * an array of 2 MiB at each of them.
    */
   static final int SLICE_BYTES = (1 << 20) - (32 << 10);
   /**
