@@ -118,9 +118,38 @@ def bench(port, args, timeout=900):
     return json.loads(lines[-1]) if lines else out.stdout[-2000:] + out.stderr[-2000:]
 
 
-def put50(port, ms):
+def put50(port, ms, http=None):
+    """Put c=50 for ms; with the primary's http port, also the mean of its standbys' acknowledgements meanwhile."""
+    acks = ack_totals(http) if http else None
     r = bench(port, ["--mode", "put", "-c", "50", "--duration-ms", str(ms), "--warmup-ms", "500"])
-    return r if isinstance(r, dict) else {"error": r}
+    r = r if isinstance(r, dict) else {"error": r}
+    if acks:
+        after = ack_totals(http)
+        if after and after[0] > acks[0]:
+            r["ackMeanMs"] = 1000 * (after[1] - acks[1]) / (after[0] - acks[0])
+            r["acks"] = after[0] - acks[0]
+    return r
+
+
+def ack_totals(http_port):
+    """The primary's beanstalkd_replication_ack_duration_seconds count and sum (following standbys' round trips)."""
+    try:
+        with urllib.request.urlopen("http://127.0.0.1:%d/metrics" % http_port, timeout=5) as r:
+            text = r.read().decode()
+    except Exception:
+        return None
+    count = total = None
+    for line in text.splitlines():
+        if line.startswith("beanstalkd_replication_ack_duration_seconds_count"):
+            count = float(line.split()[-1])
+        elif line.startswith("beanstalkd_replication_ack_duration_seconds_sum"):
+            total = float(line.split()[-1])
+    return (count, total) if count is not None and total is not None else None
+
+
+def acks_text(r):
+    return "; the acknowledging standby's round trip %.1f ms on average (%d acks)" % (
+        r["ackMeanMs"], r["acks"]) if "ackMeanMs" in r else ""
 
 
 GC_LINE = re.compile(r"\[(\d+)ms\].*Pause (Young|Full).*?(\d+)M->(\d+)M\((\d+)M\)")
@@ -222,9 +251,9 @@ def main():
         r = bench(p.port, ["--mode", "prefill", "--jobs", str(a.jobs), "-s", str(a.size)])
         print("filled %d jobs in %.1f s: %s" % (a.jobs, time.monotonic() - t0, json.dumps(r)[:300]), flush=True)
         wait(lambda: healthz(p.http).get("standbys") == 1, 60, "the remaining standby caught up")
-        before = put50(p.port, a.put_ms)
-        print("put c=50 without the copy (one standby following): %.0f ops/s, p99 %s us" % (
-            before.get("opsPerSec", 0), before.get("p99Us")), flush=True)
+        before = put50(p.port, a.put_ms, p.http)
+        print("put c=50 without the copy (one standby following): %.0f ops/s, p99 %s us%s" % (
+            before.get("opsPerSec", 0), before.get("p99Us"), acks_text(before)), flush=True)
         copy_from_ms = uptime_ms(p)
         idle_heap, idle_gcs = heap_after(p.gclog, copy_from_ms - a.window_s * 1000, copy_from_ms)
         # Only what the primary logs from here on: the group's first copies (empty) came before.
@@ -235,9 +264,9 @@ def main():
         wait(lambda: "subscribed; copying" in p.text()[mark:], 120, "the new standby's subscription")
         subscribed = time.monotonic()
         cpu_at_subscribe = {n: thread_cpu(n.proc.pid) for n in nodes}
-        during = put50(p.port, a.put_ms)
-        print("put c=50 during the copy: %.0f ops/s, p99 %s us" % (during.get("opsPerSec", 0), during.get("p99Us")),
-              flush=True)
+        during = put50(p.port, a.put_ms, p.http)
+        print("put c=50 during the copy: %.0f ops/s, p99 %s us%s" % (during.get("opsPerSec", 0), during.get("p99Us"),
+                                                                   acks_text(during)), flush=True)
         line = wait(lambda: re.search(r"copied (\d+) jobs in (\d+) ms.*", p.text()[mark:]), 300, "the copy's end")
         copied_at = time.monotonic()
         cpu_at_copied = {n: thread_cpu(n.proc.pid) for n in nodes}
@@ -265,9 +294,9 @@ def main():
         print("  (after young collections: before at most %d MiB, during at most %d MiB, %d of them)" % (
             young_idle, young_copy, young_gcs), flush=True)
         wait(lambda: healthz(p.http).get("standbys") == 2, 120, "both standbys caught up")
-        after = put50(p.port, a.put_ms)
-        print("put c=50 after the copy (two standbys following): %.0f ops/s, p99 %s us" % (
-            after.get("opsPerSec", 0), after.get("p99Us")))
+        after = put50(p.port, a.put_ms, p.http)
+        print("put c=50 after the copy (two standbys following): %.0f ops/s, p99 %s us%s" % (
+            after.get("opsPerSec", 0), after.get("p99Us"), acks_text(after)))
         if before.get("opsPerSec") and during.get("opsPerSec"):
             print("during / without: %.2f; during / after: %.2f" % (
                 during["opsPerSec"] / before["opsPerSec"], during["opsPerSec"] / max(1, after.get("opsPerSec", 1))))

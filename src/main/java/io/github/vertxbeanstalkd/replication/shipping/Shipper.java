@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * interleaved in the engine's order with the changes logged meanwhile) and then follows the
  * changes as they are logged, each batch encoded once for all standbys. Each standby has a
  * window of bytes in flight and a bound on what may wait for it, so neither a copy nor a slow
- * standby holds more than that on this node's heap. What the standbys acknowledge decides, against
+ * standby holds more than that on this node's heap; a copy goes at the pace the standbys that
+ * follow allow ({@link CopyPace}). What the standbys acknowledge decides, against
  * minAcks, what the engine may acknowledge to clients; with too few standbys, the primary
  * acknowledges alone only once the group's record holds that decision ({@link AloneDecision}).
  * Runs on the replication node's context.
@@ -33,11 +34,16 @@ import org.slf4j.LoggerFactory;
 public final class Shipper {
   private static final Logger log = LoggerFactory.getLogger(Shipper.class);
   /**
-   * The bytes of jobs one copy slice holds, about, and the most one merged live batch holds. A
-   * batch's message, headers and all, stays within 1 MiB: the event bus's buffers grow in powers of
-   * two on both ends, and a slice of exactly 1 MiB took an array of 2 MiB at each of them.
+   * The most one merged live batch holds. A batch's message, headers and all, stays within 1 MiB:
+   * the event bus's buffers grow in powers of two on both ends, and a slice of exactly 1 MiB took
+   * an array of 2 MiB at each of them.
    */
   static final int SLICE_BYTES = (1 << 20) - (32 << 10);
+  /**
+   * The bytes of jobs one copy slice holds, about (some 2,000 jobs of 100 B): each is framed in one
+   * engine turn here and applied in one there, and the copy's pace ({@link CopyPace}) steps by slices.
+   */
+  static final int COPY_SLICE_BYTES = 256 << 10;
   /** Bytes a standby may have in flight, sent and not acknowledged, copy and live alike. */
   static final long WINDOW_BYTES = 4L << 20;
   /**
@@ -45,7 +51,7 @@ public final class Shipper {
    * the standby applies one. A following standby has one live batch in flight and what comes
    * meanwhile waits, merged, for its acknowledgement: under load many engine turns share a round trip.
    */
-  private static final int COPY_IN_FLIGHT = 4;
+  private static final int COPY_IN_FLIGHT = 16;
   private static final int LIVE_IN_FLIGHT = 1;
   /**
    * Bytes that may wait for a standby beyond its window before it is dropped (it subscribes again,
@@ -91,6 +97,12 @@ public final class Shipper {
   private long rewinds;
   private boolean isStopped;
   private final AloneDecision alone;
+  /** How fast copies may go beside the standbys that follow. */
+  private final CopyPace pace;
+  /** Copy batches (resets, slices) sent to any standby so far: did a live round trip overlap one? */
+  private long copyBatchesSent;
+  /** The timer that sends again once the copy's hold ends, or -1. */
+  private long paceTimer = -1;
   /** Since when fewer than minAcks standbys are caught up (System.nanoTime); 0 while enough are. */
   private long degradedSinceNanos;
   /**
@@ -135,6 +147,8 @@ public final class Shipper {
     this.alone = new AloneDecision(term, record, isAlone, Math.max(1_000, config.ackTimeoutMillis()), onNewerTerm,
         this::recompute);
     this.isAloneUpToKnown = !isAlone;
+    // A copy is held only while what waits for its standby is well within the bound it is dropped at.
+    this.pace = new CopyPace(COPY_IN_FLIGHT, MAX_QUEUED_BYTES / 2);
   }
 
   /** Changes up to {@code sequence} were logged before this term: acknowledged as they are. */
@@ -178,6 +192,9 @@ public final class Shipper {
 
   public void stop() {
     isStopped = true;
+    if (paceTimer >= 0) {
+      vertx.cancelTimer(paceTimer);
+    }
     alone.stop();
     links.clear();
   }
@@ -306,9 +323,9 @@ public final class Shipper {
     long[] refetch = link.refetch;
     engine.send(port -> {
       if (refetch != null) {
-        port.copyJobs(address, copy, refetch, cursor, SLICE_BYTES);
+        port.copyJobs(address, copy, refetch, cursor, COPY_SLICE_BYTES);
       } else {
-        port.copySlice(address, copy, cursor, SLICE_BYTES);
+        port.copySlice(address, copy, cursor, COPY_SLICE_BYTES);
       }
     });
   }
@@ -380,6 +397,11 @@ public final class Shipper {
     int maxBatches = link.state == StandbyLink.State.LIVE ? LIVE_IN_FLIGHT : COPY_IN_FLIGHT;
     while (!link.queue.isEmpty() && link.state != StandbyLink.State.GONE && !isStopped
         && link.inFlightBatches < maxBatches && link.inFlightBytes < WINDOW_BYTES) {
+      if (isCopy(link.queue.peek().kind())
+          && !pace.maySend(System.nanoTime(), link.copyBatchesInFlight, link.queuedBytes)) {
+        resumeCopiesAfterHold();
+        return;
+      }
       StandbyLink.Queued head = link.queue.poll();
       link.queuedBytes -= head.frames().length();
       if (head.kind() != Batch.LIVE || link.queue.isEmpty() || link.queue.peek().kind() != Batch.LIVE) {
@@ -413,6 +435,38 @@ public final class Shipper {
     recompute();
   }
 
+  private static boolean isCopy(byte kind) {
+    return kind != Batch.LIVE;
+  }
+
+  /**
+   * Once the copies' hold ends, they send again (a live round trip without them may end it sooner).
+   * A copy stopped only by its batches in flight goes on as they are acknowledged.
+   */
+  private void resumeCopiesAfterHold() {
+    long now = System.nanoTime();
+    if (paceTimer >= 0 || isStopped || !pace.isHolding(now)) {
+      return;
+    }
+    long millis = Math.max(1, (pace.holdUntilNanos() - now + 999_999) / 1_000_000);
+    paceTimer = vertx.setTimer(millis, id -> {
+      paceTimer = -1;
+      resumeCopies();
+    });
+  }
+
+  private void resumeCopies() {
+    if (isStopped) {
+      return;
+    }
+    for (StandbyLink l : List.copyOf(links.values())) {
+      if (l.state == StandbyLink.State.COPYING && !l.queue.isEmpty()) {
+        pump(l);
+        askSlice(l);
+      }
+    }
+  }
+
   /** One batch of the window: counted in flight until the standby answers. */
   private void send(StandbyLink link, Batch batch) {
     int bytes = batch.frames().length();
@@ -420,13 +474,32 @@ public final class Shipper {
     link.inFlightBytes += bytes;
     link.peakInFlightBytes = Math.max(link.peakInFlightBytes, link.inFlightBytes);
     long sentNanos = System.nanoTime();
+    boolean isCopy = isCopy(batch.kind());
+    if (isCopy) {
+      link.copyBatchesInFlight++;
+      copyBatchesSent++;
+    }
+    // A round trip of a standby that follows, and whether copy traffic shared it: the copies' pace.
+    boolean isFollowing = link.state == StandbyLink.State.LIVE;
+    boolean copyWasOut = isFollowing && isCopyOut();
+    long copiesSentBefore = copyBatchesSent;
     request(link, batch, batch.kind() == Batch.RESET ? resetDelivery : delivery, () -> {
       link.inFlightBatches--;
       link.inFlightBytes -= bytes;
+      if (isCopy) {
+        link.copyBatchesInFlight--;
+      }
+      boolean mayResumeCopies = false;
       switch (batch.kind()) {
         case Batch.LIVE -> {
-          ackNanos.accept(System.nanoTime() - sentNanos);
+          long now = System.nanoTime();
           link.acked = Math.max(link.acked, batch.last());
+          if (isFollowing) {
+            // A copying standby's changes wait behind its slices, and no client waits for them.
+            ackNanos.accept(now - sentNanos);
+            pace.onLiveAck(now, now - sentNanos, copyWasOut || copyBatchesSent != copiesSentBefore);
+            mayResumeCopies = !pace.isHolding(now);
+          }
         }
         case Batch.COPY_END -> copied(link, batch.first());
         default -> { }
@@ -434,7 +507,20 @@ public final class Shipper {
       pump(link);
       askSlice(link);
       recompute();
+      if (mayResumeCopies) {
+        resumeCopies();
+      }
     });
+  }
+
+  /** Whether some standby has a copy batch in flight (one dropped meanwhile no longer counts). */
+  private boolean isCopyOut() {
+    for (StandbyLink l : links.values()) {
+      if (l.copyBatchesInFlight > 0) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -452,9 +538,9 @@ public final class Shipper {
       return;
     }
     log.info("replication: standby {} copied {} jobs in {} ms and follows from sequence {} (at most {} KiB in "
-            + "flight and {} KiB waiting for it)", link.address, link.copiedJobs,
-        (System.nanoTime() - link.copyStartNanos) / 1_000_000, sequence, link.peakInFlightBytes >> 10,
-        link.peakQueuedBytes >> 10);
+            + "flight and {} KiB waiting for it; copies held {} times so far for the standbys that follow)",
+        link.address, link.copiedJobs, (System.nanoTime() - link.copyStartNanos) / 1_000_000, sequence,
+        link.peakInFlightBytes >> 10, link.peakQueuedBytes >> 10, pace.holds());
   }
 
   private void request(StandbyLink link, Batch batch, DeliveryOptions options, Runnable onAck) {

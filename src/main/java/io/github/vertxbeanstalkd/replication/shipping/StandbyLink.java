@@ -34,8 +34,9 @@ final class StandbyLink {
   final ArrayDeque<Queued> queue = new ArrayDeque<>();
   long queuedBytes;
   long inFlightBytes;
-  /** Batches sent and not yet acknowledged, heartbeats aside. */
+  /** Batches sent and not yet acknowledged, heartbeats aside; and of them, the copy's (reset, slices). */
   int inFlightBatches;
+  int copyBatchesInFlight;
   /** The most this standby had in flight and waiting, in bytes: what its copy cost the primary's heap. */
   long peakInFlightBytes;
   long peakQueuedBytes;
