@@ -1,4 +1,4 @@
-package io.github.vertxbeanstalkd.replication;
+package io.github.vertxbeanstalkd.replication.shipping;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

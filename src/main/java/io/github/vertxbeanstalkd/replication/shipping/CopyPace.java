@@ -1,4 +1,4 @@
-package io.github.vertxbeanstalkd.replication;
+package io.github.vertxbeanstalkd.replication.shipping;
 
 /**
  * How many copy batches a primary may have in flight to its copying standbys, and when it must
