@@ -9,6 +9,7 @@ import io.github.vertxbeanstalkd.bus.LocalCodec;
 import io.github.vertxbeanstalkd.config.BinlogSection;
 import io.github.vertxbeanstalkd.config.FsyncSetting;
 import io.github.vertxbeanstalkd.config.HeapBudget;
+import io.github.vertxbeanstalkd.config.ListenerConfig;
 import io.github.vertxbeanstalkd.config.ServerConfig;
 import io.github.vertxbeanstalkd.engine.Clock;
 import io.github.vertxbeanstalkd.engine.EngineOptions;
@@ -170,7 +171,7 @@ public final class BeanstalkServer {
     return deployed
         .map(v -> {
           BeanstalkServer server = new BeanstalkServer(vertx, config, address, ids, fronts, http, readiness, metrics);
-          readiness.serving(server.listening());
+          readiness.serving(server.listeners());
           return server;
         })
         .recover(failure -> fronts.close().transform(c -> undeploy(vertx, ids))
@@ -222,15 +223,21 @@ public final class BeanstalkServer {
 
   /** Where the protocol is served, for /readyz and the start-up log. */
   public String listening() {
+    List<String> where = listeners();
+    return where.isEmpty() ? "the event bus only" : String.join(" and ", where);
+  }
+
+  /** Every protocol listener as bound: the short form's, its TLS one, then {@link #moreListening()}. */
+  public List<String> listeners() {
     List<String> where = new ArrayList<>();
     if (port() >= 0) {
-      where.add(config.host() + ":" + port());
+      where.add(ListenerConfig.tcp(config.host(), 0).describe(port()));
     }
     if (tlsPort() >= 0) {
-      where.add(config.tls().host() + ":" + tlsPort() + " (TLS)");
+      where.add(ListenerConfig.tcp(config.tls().host(), 0).withTls().describe(tlsPort()));
     }
     where.addAll(moreListening());
-    return where.isEmpty() ? "the event bus only" : String.join(" and ", where);
+    return where;
   }
 
   /** The HTTP port bound (metrics, health, admin page); -1 without the HTTP listener. */

@@ -10,6 +10,7 @@ import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -133,6 +134,7 @@ public final class HttpFrontVerticle extends VerticleBase {
     Readiness.Phase phase = readiness.phase();
     Responses.json(ctx.response(), 200, group.addTo(new JsonObject().put("status", "ok")
         .put("phase", phase.name().toLowerCase())
+        .put("listeners", new JsonArray(readiness.listeners()))
         .put("reason", switch (phase) {
           case REPLAYING -> "the process is up and replaying its binlog";
           case SERVING -> "the process is up and serving";
