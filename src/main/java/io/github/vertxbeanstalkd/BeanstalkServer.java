@@ -4,6 +4,7 @@ import io.github.vertxbeanstalkd.api.BusFrontVerticle;
 import io.github.vertxbeanstalkd.bus.ConnectionRouting;
 import io.github.vertxbeanstalkd.bus.EngineAddress;
 import io.github.vertxbeanstalkd.bus.EngineRequest;
+import io.github.vertxbeanstalkd.cluster.GroupMembers;
 import io.github.vertxbeanstalkd.cluster.GroupStatus;
 import io.github.vertxbeanstalkd.bus.LocalCodec;
 import io.github.vertxbeanstalkd.config.BinlogSection;
@@ -35,6 +36,7 @@ import io.vertx.core.VertxException;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -138,8 +140,14 @@ public final class BeanstalkServer {
     PrimaryRoute route = isReplicated ? new PrimaryRoute() : null;
     ConnectionRouting routing = isReplicated ? new Forwarding(route, config.replication().group()) : ConnectionRouting.LOCAL;
     ServingFronts fronts = new ServingFronts(vertx, config, address, durations, tlsCredentials, routing);
+    // The group's nodes for the admin page; each names where it serves the protocol and its page.
+    AtomicReference<HttpFrontVerticle> page = new AtomicReference<>();
+    GroupMembers members = isReplicated ? new GroupMembers(config.replication().group(), group,
+        () -> readiness.listening() + (page.get() == null ? "" : "; admin page on "
+            + ListenerConfig.tcp(config.http().host(), 0).describe(page.get().actualPort()))) : null;
     HttpFrontVerticle http = config.http().isEnabled()
-        ? new HttpFrontVerticle(config.http(), address, readiness, metrics, group) : null;
+        ? new HttpFrontVerticle(config.http(), address, readiness, metrics, group, members) : null;
+    page.set(http);
     Future<?> deployed = Future.succeededFuture();
     if (http != null) {
       deployed = vertx.deployVerticle(http).onSuccess(ids::add);
@@ -162,6 +170,7 @@ public final class BeanstalkServer {
           ids.add(id);
         }
       });
+      deployed = deployed.compose(v -> vertx.deployVerticle(members)).onSuccess(ids::add);
       deployed = deployed.compose(v -> vertx.deployVerticle(new ReplicationNode(config.replication(), address, group,
               fronts, route, config.binlog().dir(), metrics == null ? nanos -> {} : metrics::recordAck, claimed.result())))
           .onSuccess(ids::add);
