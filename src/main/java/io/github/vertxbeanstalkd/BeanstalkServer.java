@@ -4,11 +4,13 @@ import io.github.vertxbeanstalkd.api.BusFrontVerticle;
 import io.github.vertxbeanstalkd.bus.ConnectionRouting;
 import io.github.vertxbeanstalkd.bus.EngineAddress;
 import io.github.vertxbeanstalkd.bus.EngineRequest;
+import io.github.vertxbeanstalkd.cluster.GroupMembers;
 import io.github.vertxbeanstalkd.cluster.GroupStatus;
 import io.github.vertxbeanstalkd.bus.LocalCodec;
 import io.github.vertxbeanstalkd.config.BinlogSection;
 import io.github.vertxbeanstalkd.config.FsyncSetting;
 import io.github.vertxbeanstalkd.config.HeapBudget;
+import io.github.vertxbeanstalkd.config.ListenerConfig;
 import io.github.vertxbeanstalkd.config.ServerConfig;
 import io.github.vertxbeanstalkd.engine.Clock;
 import io.github.vertxbeanstalkd.engine.EngineOptions;
@@ -34,6 +36,7 @@ import io.vertx.core.VertxException;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -137,8 +140,14 @@ public final class BeanstalkServer {
     PrimaryRoute route = isReplicated ? new PrimaryRoute() : null;
     ConnectionRouting routing = isReplicated ? new Forwarding(route, config.replication().group()) : ConnectionRouting.LOCAL;
     ServingFronts fronts = new ServingFronts(vertx, config, address, durations, tlsCredentials, routing);
+    // The group's nodes for the admin page; each names where it serves the protocol and its page.
+    AtomicReference<HttpFrontVerticle> page = new AtomicReference<>();
+    GroupMembers members = isReplicated ? new GroupMembers(config.replication().group(), group,
+        () -> readiness.listening() + (page.get() == null ? "" : "; admin page on "
+            + ListenerConfig.tcp(config.http().host(), 0).describe(page.get().actualPort()))) : null;
     HttpFrontVerticle http = config.http().isEnabled()
-        ? new HttpFrontVerticle(config.http(), address, readiness, metrics, group) : null;
+        ? new HttpFrontVerticle(config.http(), address, readiness, metrics, group, members) : null;
+    page.set(http);
     Future<?> deployed = Future.succeededFuture();
     if (http != null) {
       deployed = vertx.deployVerticle(http).onSuccess(ids::add);
@@ -161,6 +170,7 @@ public final class BeanstalkServer {
           ids.add(id);
         }
       });
+      deployed = deployed.compose(v -> vertx.deployVerticle(members)).onSuccess(ids::add);
       deployed = deployed.compose(v -> vertx.deployVerticle(new ReplicationNode(config.replication(), address, group,
               fronts, route, config.binlog().dir(), metrics == null ? nanos -> {} : metrics::recordAck, claimed.result())))
           .onSuccess(ids::add);
@@ -170,7 +180,7 @@ public final class BeanstalkServer {
     return deployed
         .map(v -> {
           BeanstalkServer server = new BeanstalkServer(vertx, config, address, ids, fronts, http, readiness, metrics);
-          readiness.serving(server.listening());
+          readiness.serving(server.listeners());
           return server;
         })
         .recover(failure -> fronts.close().transform(c -> undeploy(vertx, ids))
@@ -222,15 +232,21 @@ public final class BeanstalkServer {
 
   /** Where the protocol is served, for /readyz and the start-up log. */
   public String listening() {
+    List<String> where = listeners();
+    return where.isEmpty() ? "the event bus only" : String.join(" and ", where);
+  }
+
+  /** Every protocol listener as bound: the short form's, its TLS one, then {@link #moreListening()}. */
+  public List<String> listeners() {
     List<String> where = new ArrayList<>();
     if (port() >= 0) {
-      where.add(config.host() + ":" + port());
+      where.add(ListenerConfig.tcp(config.host(), 0).describe(port()));
     }
     if (tlsPort() >= 0) {
-      where.add(config.tls().host() + ":" + tlsPort() + " (TLS)");
+      where.add(ListenerConfig.tcp(config.tls().host(), 0).withTls().describe(tlsPort()));
     }
     where.addAll(moreListening());
-    return where.isEmpty() ? "the event bus only" : String.join(" and ", where);
+    return where;
   }
 
   /** The HTTP port bound (metrics, health, admin page); -1 without the HTTP listener. */

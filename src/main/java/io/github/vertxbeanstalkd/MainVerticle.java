@@ -1,6 +1,7 @@
 package io.github.vertxbeanstalkd;
 
 import io.github.vertxbeanstalkd.config.ConfigLoader;
+import io.github.vertxbeanstalkd.config.ListenerConfig;
 import io.github.vertxbeanstalkd.tcp.TlsCredentials;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -31,8 +32,8 @@ public final class MainVerticle extends VerticleBase {
           handleDrainSignal(server);
           handleStopSignals(server);
           if (server.port() >= 0) {
-            log.info("vertx-beanstalkd {} listening on {}:{} ({} transport)", Main.version(), c.host(), server.port(),
-                vertx.isNativeTransportEnabled() ? "epoll" : "nio");
+            log.info("vertx-beanstalkd {} listening on {} ({} transport)", Main.version(),
+                ListenerConfig.tcp(c.host(), 0).describe(server.port()), vertx.isNativeTransportEnabled() ? "epoll" : "nio");
           } else if (server.tlsPort() < 0 && server.moreListening().isEmpty()) {
             log.info("vertx-beanstalkd {} running without a TCP listener", Main.version());
           } else {

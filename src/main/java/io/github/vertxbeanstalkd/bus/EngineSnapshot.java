@@ -27,10 +27,13 @@ public record EngineSnapshot(long takenAtEpochMillis, Map<String, TubeCounts> tu
     }
   }
 
-  /** One tube's counts; {@code oldestReadyAgeSeconds} is how long its longest-waiting ready job has waited. */
+  /**
+   * One tube's counts; {@code oldestReadyAgeSeconds} is how long its longest-waiting ready job has
+   * waited; {@code reserves} and {@code deletes} count since the start, as {@code totalJobs} counts puts.
+   */
   public record TubeCounts(String name, long urgent, long ready, long reserved, long delayed, long buried,
       long totalJobs, long using, long watching, long waiting, boolean isPaused, long pauseTimeLeftSeconds,
-      double oldestReadyAgeSeconds) {}
+      double oldestReadyAgeSeconds, long reserves, long deletes) {}
 
   /** The tube of that name, or null. */
   public TubeCounts tube(String name) {

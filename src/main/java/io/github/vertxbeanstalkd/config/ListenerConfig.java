@@ -103,8 +103,11 @@ public record ListenerConfig(String host, int port, Path path, boolean isTls) {
       throw new IllegalArgumentException("config: '" + name + ".host' must be an address, got "
           + ConfigSection.shown(host));
     }
-    // "[::1]" as in a URL, or "::1": Vert.x binds the bare address.
-    String bare = h.startsWith("[") && h.endsWith("]") ? h.substring(1, h.length() - 1) : h;
-    return new ListenerConfig(bare, n.intValue(), null, isTls);
+    return new ListenerConfig(bare(h), n.intValue(), null, isTls);
+  }
+
+  /** "[::1]" as in a URL, or "::1": Vert.x binds the bare address. */
+  static String bare(String host) {
+    return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
   }
 }

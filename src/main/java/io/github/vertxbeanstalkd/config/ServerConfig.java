@@ -222,7 +222,7 @@ public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSec
       }
     });
     ServerConfig d = defaults();
-    String host = text(merged, "host", d.host());
+    String host = ListenerConfig.bare(text(merged, "host", d.host()));
     int port = (int) number(merged, "port", d.port(), 0, 65_535);
     int maxJobSize = (int) number(merged, "maxJobSize", d.maxJobSizeBytes(), 0, MAX_JOB_SIZE_LIMIT);
     long graceMillis = number(merged, "shutdownGraceMillis", d.shutdownGraceMillis(), 0, 600_000);

@@ -459,6 +459,7 @@ final class JobTransitions {
     deadlines.add(j);
     s.reserved().addLast(j);
     tubeOf(j).addReserved();
+    tubeOf(j).countReserve();
     return reply(j, true);
   }
 

@@ -178,7 +178,7 @@ final class StatsDocuments {
           ? 0 : Math.max(0, now - table.deadlineNanos(oldest)) / (double) Clock.SECOND_NANOS;
       byName.put(t.name, new EngineSnapshot.TubeCounts(t.name, t.urgentCount(), t.readyCount(), t.reservedCount(),
           t.delayedCount(), t.buriedCount(), t.totalJobs(), t.usingCount(), t.watchingCount(), t.waitingCount(),
-          t.isPaused(now), t.pauseSecondsLeft(now), oldestAgeSeconds));
+          t.isPaused(now), t.pauseSecondsLeft(now), oldestAgeSeconds, t.reserveCount(), t.deleteCount()));
     }
     return new EngineSnapshot(clock.epochMillis(), Collections.unmodifiableMap(byName), counts.copy(),
         jobs.jobTimeouts(), jobs.totalJobs(), sessions.connectionCount(), sessions.totalConnections(),

@@ -29,6 +29,8 @@ final class Tube {
   private int usingCount;
   private int watchingCount;
   private long deleteCount;
+  /** Reserves of this tube's jobs since the start: the admin page's reserve rate (stats-tube has no key for it). */
+  private long reserveCount;
   private long pauseCount;
   /** The pause asked for, in seconds, and when it ends; 0 when the tube is not paused. */
   private long pauseSeconds;
@@ -132,6 +134,10 @@ final class Tube {
     deleteCount++;
   }
 
+  void countReserve() {
+    reserveCount++;
+  }
+
   /** The best ready job, or {@link JobTable#NONE}. */
   int bestReady() {
     return ready.peek();
@@ -201,6 +207,10 @@ final class Tube {
 
   long deleteCount() {
     return deleteCount;
+  }
+
+  long reserveCount() {
+    return reserveCount;
   }
 
   int jobCount() {

@@ -104,7 +104,7 @@ final class AdminApi {
     return route.useNormalizedPath(false);
   }
 
-  private static void get(Router router, String path, Function<RoutingContext, Future<JsonObject>> action) {
+  static void get(Router router, String path, Function<RoutingContext, Future<JsonObject>> action) {
     raw(router.get(path)).handler(answer(action));
   }
 

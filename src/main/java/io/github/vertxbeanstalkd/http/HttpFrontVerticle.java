@@ -1,6 +1,7 @@
 package io.github.vertxbeanstalkd.http;
 
 import io.github.vertxbeanstalkd.bus.EngineAddress;
+import io.github.vertxbeanstalkd.cluster.GroupMembers;
 import io.github.vertxbeanstalkd.cluster.GroupStatus;
 import io.github.vertxbeanstalkd.config.HttpConfig;
 import io.github.vertxbeanstalkd.metrics.ServerMetrics;
@@ -10,6 +11,7 @@ import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -28,6 +30,8 @@ public final class HttpFrontVerticle extends VerticleBase {
    * before the class path, so the path is the package's own: no stray folder can stand in for it.
    */
   static final String WEB_ROOT = "io/github/vertxbeanstalkd/http/admin";
+  /** uPlot's files in its webjar (a dependency of the jar): the dashboard's charts, served at /uplot/. */
+  static final String UPLOT_ROOT = "META-INF/resources/webjars/uplot/1.6.30/dist";
   private static final Logger log = LoggerFactory.getLogger(HttpFrontVerticle.class);
 
   private final HttpConfig config;
@@ -35,6 +39,8 @@ public final class HttpFrontVerticle extends VerticleBase {
   private final ServerMetrics metrics;
   private final EngineAddress address;
   private final GroupHealth group;
+  /** Null when the node is not replicated. */
+  private final GroupMembers members;
   private EngineCalls engine;
   private HttpServer server;
 
@@ -49,11 +55,22 @@ public final class HttpFrontVerticle extends VerticleBase {
    */
   public HttpFrontVerticle(HttpConfig config, EngineAddress address, Readiness readiness, ServerMetrics metrics,
       GroupStatus group) {
+    this(config, address, readiness, metrics, group, null);
+  }
+
+  /**
+   * @param metrics null when metrics are off: /metrics then answers 404
+   * @param group null when the node is not replicated: /healthz and /readyz then say nothing of a group
+   * @param members the group's nodes for the admin page's dashboard; null when the node is not replicated
+   */
+  public HttpFrontVerticle(HttpConfig config, EngineAddress address, Readiness readiness, ServerMetrics metrics,
+      GroupStatus group, GroupMembers members) {
     this.config = config;
     this.address = address;
     this.readiness = readiness;
     this.metrics = metrics;
     this.group = new GroupHealth(group);
+    this.members = members;
   }
 
   @Override
@@ -86,9 +103,13 @@ public final class HttpFrontVerticle extends VerticleBase {
     // The router takes "/healthz/" for "/healthz"; the paths stay exact, so a trailing slash names nothing.
     AdminApi.raw(router.routeWithRegex(".+/")).handler(ctx -> ctx.fail(isRead(ctx) ? 404 : 405));
     new AdminApi(engine).addRoutes(router);
+    new DashboardApi(engine, members).addRoutes(router);
     read(router, "/metrics", this::metrics);
     read(router, "/healthz", this::healthz);
     read(router, "/readyz", this::readyz);
+    // The chart library from its webjar, so the page needs no network beyond this server.
+    router.route("/uplot/*").method(HttpMethod.GET).method(HttpMethod.HEAD).handler(HttpFrontVerticle::pageHeaders)
+        .handler(StaticHandler.create(UPLOT_ROOT).setDirectoryListing(false));
     // The page's files from the jar, index.html at /; no listing. Any other method: 405.
     router.route("/*").method(HttpMethod.GET).method(HttpMethod.HEAD).handler(HttpFrontVerticle::pageHeaders)
         .handler(StaticHandler.create(WEB_ROOT).setDirectoryListing(false));
@@ -133,6 +154,7 @@ public final class HttpFrontVerticle extends VerticleBase {
     Readiness.Phase phase = readiness.phase();
     Responses.json(ctx.response(), 200, group.addTo(new JsonObject().put("status", "ok")
         .put("phase", phase.name().toLowerCase())
+        .put("listeners", new JsonArray(readiness.listeners()))
         .put("reason", switch (phase) {
           case REPLAYING -> "the process is up and replaying its binlog";
           case SERVING -> "the process is up and serving";

@@ -11,6 +11,7 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.VertxException;
 import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.NetSocket;
@@ -103,8 +104,13 @@ public final class TcpServerVerticle extends VerticleBase {
           .exceptionHandler(handshakeFailures::failed);
       listening = listening.compose(v -> tlsServer.listen());
     }
-    for (ListenerConfig listener : config.listeners()) {
-      listening = listening.compose(v -> listen(listener));
+    for (int i = 0; i < config.listeners().size(); i++) {
+      ListenerConfig listener = config.listeners().get(i);
+      String name = "listeners[" + i + "] (" + listener.describe(listener.port()) + ")";
+      // The bind's own message ("Address already in use") does not say which of the listeners failed.
+      listening = listening.compose(v -> listen(listener).recover(e -> Future.failedFuture(
+          String.valueOf(e.getMessage()).startsWith("config:") ? e
+              : new VertxException("config: '" + name + "': cannot listen: " + e.getMessage(), true))));
     }
     return listening;
   }

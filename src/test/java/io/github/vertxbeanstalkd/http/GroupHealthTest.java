@@ -11,6 +11,7 @@ import io.github.vertxbeanstalkd.config.HttpConfig;
 import io.github.vertxbeanstalkd.config.ServerConfig;
 import io.github.vertxbeanstalkd.engine.Clock;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
 import java.net.http.HttpResponse;
@@ -31,7 +32,11 @@ class GroupHealthTest {
             ServerConfig.forTests().withHttp(HttpConfig.onFreePort("127.0.0.1")), Clock.system(), group)
         .toCompletionStage().toCompletableFuture().join();
     http = new Http(server.httpPort());
+    listeners = new JsonArray().add("127.0.0.1:" + server.port());
   }
+
+  /** /healthz names every protocol listener; here the short form's alone. */
+  private JsonArray listeners;
 
   private JsonObject healthz() {
     HttpResponse<String> r = http.get("/healthz");
@@ -42,7 +47,8 @@ class GroupHealthTest {
   @Test
   void aPrimarySaysItsStandbysWhetherItIsDegradedAndItsTerm() {
     group.set(new GroupState(GroupState.PRIMARY, 7, 2, false, 0, true, 1, true));
-    assertEquals(new JsonObject().put("status", "ok").put("phase", "serving").put("reason", "the process is up and serving")
+    assertEquals(new JsonObject().put("status", "ok").put("phase", "serving").put("listeners", listeners)
+        .put("reason", "the process is up and serving")
         .put("role", "primary").put("term", 7).put("standbys", 2).put("degraded", false).put("fencing", "safe"),
         healthz());
     group.set(new GroupState(GroupState.PRIMARY, 8, 0, true, 0, true, 1, true));
@@ -72,7 +78,8 @@ class GroupHealthTest {
   void aStandbySaysItsLagAndIsNotReadyUnlessItForwards() {
     group.set(new GroupState(GroupState.STANDBY, 7, 0, false, 4096, true, 0, false));
     JsonObject health = healthz();
-    assertEquals(Set.of("status", "phase", "reason", "role", "term", "lagBytes", "fencing"), health.fieldNames());
+    assertEquals(Set.of("status", "phase", "listeners", "reason", "role", "term", "lagBytes", "fencing"),
+        health.fieldNames());
     assertEquals("ok", health.getString("status"));
     assertEquals("standby", health.getString("role"));
     assertEquals(4096L, health.getLong("lagBytes"));
@@ -114,7 +121,8 @@ class GroupHealthTest {
 
   @Test
   void aNodeThatIsNotReplicatedAnswersAsBefore() {
-    assertEquals(new JsonObject().put("status", "ok").put("phase", "serving").put("reason", "the process is up and serving"),
+    assertEquals(new JsonObject().put("status", "ok").put("phase", "serving").put("listeners", listeners)
+        .put("reason", "the process is up and serving"),
         healthz());
     HttpResponse<String> readyz = http.get("/readyz");
     assertEquals(200, readyz.statusCode());

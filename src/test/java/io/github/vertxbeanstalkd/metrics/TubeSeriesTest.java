@@ -63,7 +63,7 @@ class TubeSeriesTest {
   private static EngineSnapshot snapshot(long ready, String... tubes) {
     Map<String, EngineSnapshot.TubeCounts> byName = new LinkedHashMap<>();
     for (String name : tubes) {
-      byName.put(name, new EngineSnapshot.TubeCounts(name, 0, ready, 2, 0, ready + 1, ready, 0, 1, 0, false, 0, 1.5));
+      byName.put(name, new EngineSnapshot.TubeCounts(name, 0, ready, 2, 0, ready + 1, ready, 0, 1, 0, false, 0, 1.5, 0, 0));
     }
     return new EngineSnapshot(0, byName, new long[Counter.values().length], 0, 0, 0, 0, 0, 0, false, 0, 0, 0, 0, 0, java.util.Map.of());
   }

@@ -6,12 +6,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.vertxbeanstalkd.BeanstalkServer;
 import io.github.vertxbeanstalkd.TestClient;
+import io.github.vertxbeanstalkd.config.HttpConfig;
 import io.github.vertxbeanstalkd.config.ListenerConfig;
 import io.github.vertxbeanstalkd.config.ServerConfig;
 import io.github.vertxbeanstalkd.config.TlsConfig;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.net.Socket;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
@@ -57,7 +64,71 @@ class ListenersTest extends DeployedServerTest {
         .withTls(new TlsConfig(false, "127.0.0.1", 0, TlsClients.file("server.pem"), TlsClients.file("server.key"),
             null))
         .withListeners(List.of(ListenerConfig.tcp("::1", 0), ListenerConfig.unix(SOCKET),
-            ListenerConfig.tcp("127.0.0.1", 0).withTls()));
+            ListenerConfig.tcp("127.0.0.1", 0).withTls()))
+        .withHttp(HttpConfig.onFreePort("127.0.0.1"));
+  }
+
+  /** What a client sees over a whole session, byte for byte: every reply, then the close after quit. */
+  private static final String SESSION = "use a\r\nwatch a\r\nput 0 0 60 2\r\nhi\r\nreserve-with-timeout 0\r\nstats-job 1\r\n"
+      + "release 1 5 0\r\nlist-tubes-watched\r\nbad-command\r\nput 0 0 60 5\r\nxyzzy\r\ndelete 1\r\nquit\r\n";
+
+  @Test
+  void healthzNamesEveryListener() throws Exception {
+    HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+        URI.create("http://127.0.0.1:" + server.httpPort() + "/healthz")).build(), HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, r.statusCode(), r.body());
+    assertEquals(new JsonArray().add("127.0.0.1:" + port).add("[::1]:" + server.listenerPort(0)).add("unix:" + SOCKET)
+        .add("127.0.0.1:" + server.listenerPort(2) + " (TLS)"), new JsonObject(r.body()).getJsonArray("listeners"));
+  }
+
+  @Test
+  void theShortFormAndAListEntryAnswerTheSameBytes() throws IOException {
+    // The short form as a config file gives it, and the same address as the one entry of a list.
+    BeanstalkServer shortForm = another(ServerConfig.fromJson(new JsonObject().put("port", 0)
+        .put("http", new JsonObject().put("enabled", false))));
+    BeanstalkServer listed = another(ServerConfig.fromJson(new JsonObject().put("tcp", new JsonObject()
+        .put("enabled", false)).put("listeners", new JsonArray().add(new JsonObject().put("host", "[::1]")
+        .put("port", 0))).put("http", new JsonObject().put("enabled", false))));
+    try {
+      assertEquals(-1, listed.port(), "no short-form listener beside the list");
+      String expected = "USING a\r\nWATCHING 2\r\nINSERTED 1\r\nRESERVED 1 2\r\nhi\r\n";
+      String overShortForm = session(new InetSocketAddress("127.0.0.1", shortForm.port()));
+      assertTrue(overShortForm.startsWith(expected), () -> overShortForm.replace("\r\n", "|"));
+      assertTrue(overShortForm.endsWith("UNKNOWN_COMMAND\r\nINSERTED 2\r\nDELETED\r\n"), overShortForm);
+      // stats-job says the job's age and time left, which may tick between the two sessions.
+      assertEquals(withoutClocks(overShortForm),
+          withoutClocks(session(new InetSocketAddress("::1", listed.listenerPort(0)))));
+    } finally {
+      await(shortForm.close());
+      await(listed.close());
+    }
+  }
+
+  @Test
+  void aListenerThatCannotBindStopsTheStartAndIsNamed() {
+    Throwable taken = awaitFailure(BeanstalkServer.deploy(vertx, ServerConfig.forTests()
+        .withListeners(List.of(ListenerConfig.tcp("::1", 0), ListenerConfig.tcp("127.0.0.1", port)))));
+    assertTrue(taken.getMessage().startsWith("config: 'listeners[1] (127.0.0.1:" + port + ")': cannot listen: "),
+        taken::getMessage);
+    Path nowhere = DIR.resolve("no-such-directory").resolve("b.sock");
+    Throwable noDirectory = awaitFailure(BeanstalkServer.deploy(vertx, ServerConfig.forTests()
+        .withListeners(List.of(ListenerConfig.unix(nowhere)))));
+    assertTrue(noDirectory.getMessage().startsWith("config: 'listeners[0] (unix:" + nowhere + ")': cannot listen: "),
+        noDirectory::getMessage);
+  }
+
+  /** The bytes a whole {@link #SESSION} gets back, until the server closes the connection. */
+  private static String session(InetSocketAddress address) throws IOException {
+    return assertTimeoutPreemptively(Duration.ofMillis(TestClient.READ_TIMEOUT_MILLIS), () -> {
+      try (Socket s = connected(address)) {
+        s.getOutputStream().write(SESSION.getBytes(StandardCharsets.US_ASCII));
+        return new String(s.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+      }
+    });
+  }
+
+  private static String withoutClocks(String replies) {
+    return replies.replaceAll("(age|time-left): \\d+", "$1: _");
   }
 
   @Test
