@@ -1,6 +1,8 @@
 package io.github.vertxbeanstalkd.engine;
 
 import io.github.vertxbeanstalkd.bus.EngineSnapshot;
+import io.github.vertxbeanstalkd.bus.JobPage;
+import io.github.vertxbeanstalkd.bus.JobQuery;
 import io.github.vertxbeanstalkd.bus.Scope;
 import io.github.vertxbeanstalkd.bus.SessionKey;
 import io.github.vertxbeanstalkd.persistence.Binlog;
@@ -48,6 +50,7 @@ public final class QueueEngine {
   private final Compaction compaction;
   private final StatsDocuments stats;
   private final LogShipping shipping;
+  private final JobListing listing;
   private boolean hasCompactionBacklog;
   private boolean isDraining;
 
@@ -82,6 +85,7 @@ public final class QueueEngine {
     this.wakeTurn = turns::wake;
     this.compaction = new Compaction(binlog, jobs);
     this.shipping = new LogShipping(jobs, replies, table, clock, this::runAndFlush);
+    this.listing = new JobListing(table, tubes, jobs, clock);
     if (binlog.keepsBasesOfItsOwn()) {
       binlog.keepBasesIn(table.logBases());
     }
@@ -286,6 +290,18 @@ public final class QueueEngine {
     return note == null || jobs.get(id) == JobTable.NONE ? "" : note.deadLetteredFrom();
   }
 
+  /**
+   * A page of a tube's jobs in one state, in serving order, after bounded work: see
+   * {@link JobListing}. Changes nothing.
+   */
+  public JobPage listJobs(JobQuery query) {
+    return listing.page(query);
+  }
+
+  JobListing listing() {
+    return listing;
+  }
+
   /** {@code tube}'s settings in force: its own over those of {@code "*"}. */
   public TubeSettings effectiveTubeSettings(String tube) {
     return jobs.rules.effective(tube);
@@ -359,6 +375,7 @@ public final class QueueEngine {
   /** Gives memory the job store no longer needs back to the system; call about once a second. */
   public void trimJobStore() {
     table.trim();
+    listing.dropIdle(clock.nanos());
   }
 
   /** Frees the job store's off-heap memory; never used again. */

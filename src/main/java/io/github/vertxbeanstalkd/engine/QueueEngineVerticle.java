@@ -3,6 +3,8 @@ package io.github.vertxbeanstalkd.engine;
 import io.github.vertxbeanstalkd.bus.EngineAddress;
 import io.github.vertxbeanstalkd.bus.EngineInput;
 import io.github.vertxbeanstalkd.bus.EngineSnapshot;
+import io.github.vertxbeanstalkd.bus.JobPage;
+import io.github.vertxbeanstalkd.bus.JobQuery;
 import io.github.vertxbeanstalkd.bus.Scope;
 import io.github.vertxbeanstalkd.bus.SessionKey;
 import io.github.vertxbeanstalkd.bus.TubeSettingsAnswer;
@@ -116,18 +118,22 @@ public final class QueueEngineVerticle extends VerticleBase {
           engine.limitCopiesInTransit(options.copiesInTransitBytes());
           engine.configureTubes(options.tubes(), options.isTubeConfigDeferred());
           consumer = bus.localConsumer(address.requests(), msg -> {
+            EngineTurn turn = EngineTurn.start();
             Object answer = handle(msg.body());
             if (msg.replyAddress() != null) {
               // A snapshot, a shipping request, or a control request (drain) that asked to hear it was applied.
               msg.reply(answer);
             }
+            turn.end(msg.body().getClass().getSimpleName());
           });
           trimTimerId = vertx.setPeriodic(PERIOD_MILLIS, id -> {
+            EngineTurn turn = EngineTurn.start();
             // Pages the job store emptied go back to the system once they stay empty for a second.
             engine.trimJobStore();
             if (observer != EngineObserver.NONE) {
               publishSnapshot();
             }
+            turn.end("trim");
           });
           afterWork();
           return consumer.completion();
@@ -271,6 +277,11 @@ public final class QueueEngineVerticle extends VerticleBase {
     }
 
     @Override
+    public JobPage listJobs(JobQuery query) {
+      return engine.listJobs(query);
+    }
+
+    @Override
     public TubeSettingsAnswer tubeSettings(String tube, TubeSettings settings) {
       boolean isChanged = settings != null && engine.setTubeSettings(tube, settings);
       if (isChanged) {
@@ -331,8 +342,10 @@ public final class QueueEngineVerticle extends VerticleBase {
       isResumeScheduled = true;
       vertx.runOnContext(v -> {
         isResumeScheduled = false;
+        EngineTurn turn = EngineTurn.start();
         engine.resumeYielded();
         afterWork();
+        turn.end("resume");
       });
     }
     arm(engine.nextDeadlineNanos());
@@ -353,9 +366,11 @@ public final class QueueEngineVerticle extends VerticleBase {
     timerId = vertx.setTimer(waitMillis, id -> {
       timerId = -1;
       timerDeadlineNanos = Long.MAX_VALUE;
+      EngineTurn turn = EngineTurn.start();
       long next = engine.tick();
       afterWork();
       arm(next);
+      turn.end("timer");
     });
   }
 
