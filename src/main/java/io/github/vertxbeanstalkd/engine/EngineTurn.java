@@ -25,11 +25,14 @@ final class EngineTurn extends Event {
   @Label("What ran")
   String what;
 
-  /** Ends the turn begun at construction and records it if the recording wants it. */
-  void end(String what) {
+  /**
+   * Ends the turn begun at {@link #start()} and records it if the recording wants it; {@code what}
+   * (a request's class, or a word) is named only then.
+   */
+  void end(Object what) {
     end();
     if (shouldCommit()) {
-      this.what = what;
+      this.what = what instanceof Class<?> type ? type.getSimpleName() : String.valueOf(what);
       commit();
     }
   }

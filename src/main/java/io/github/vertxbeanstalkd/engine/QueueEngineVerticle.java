@@ -124,7 +124,7 @@ public final class QueueEngineVerticle extends VerticleBase {
               // A snapshot, a shipping request, or a control request (drain) that asked to hear it was applied.
               msg.reply(answer);
             }
-            turn.end(msg.body().getClass().getSimpleName());
+            turn.end(msg.body().getClass());
           });
           trimTimerId = vertx.setPeriodic(PERIOD_MILLIS, id -> {
             EngineTurn turn = EngineTurn.start();
