@@ -15,8 +15,8 @@ import io.github.vertxbeanstalkd.protocol.JobState;
 final class JobWalk {
   final int tubeIndex;
   final JobState state;
-  /** The slots to read keys from; null for a buried walk, which follows the tube's list. */
-  private final int[] slots;
+  /** The slots to read keys from, dropped once read; null for a buried walk, which follows the tube's list. */
+  private int[] slots;
   private int slotsRead;
   /** Buried walk: the last slot read and its job's id, where the list is followed from; NONE before the first. */
   private int lastBuriedSlot = JobTable.NONE;
@@ -60,7 +60,15 @@ final class JobWalk {
   /** Whether every key is read; else reads more, one unit of {@code budget} a job, and answers whether it now is. */
   boolean build(JobTable table, Tube t, WorkBudget budget) {
     while (!isBuilt && budget.take()) {
-      isBuilt = slots == null ? readBuried(table, t) : readSlot(table);
+      isBuilt = state == JobState.BURIED ? readBuried(table, t) : readSlot(table);
+    }
+    if (isBuilt && slots != null) {
+      slots = null;
+      if (count < orders.length / 2) {
+        // A reserved walk sized for every tube's deadlines keeps room for its own jobs only.
+        orders = java.util.Arrays.copyOf(orders, Math.max(count, 1));
+        ids = java.util.Arrays.copyOf(ids, Math.max(count, 1));
+      }
     }
     return isBuilt;
   }
@@ -207,11 +215,6 @@ final class JobWalk {
       }
     }
     return lo - 1;
-  }
-
-  /** Java heap bytes the walk holds. */
-  long heldBytes() {
-    return 16L * orders.length + (slots == null ? 0 : 4L * slots.length);
   }
 
   private static boolean less(long orderA, long idA, long orderB, long idB) {
