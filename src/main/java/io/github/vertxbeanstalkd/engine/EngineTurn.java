@@ -1,5 +1,7 @@
 package io.github.vertxbeanstalkd.engine;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import jdk.jfr.Category;
 import jdk.jfr.Description;
 import jdk.jfr.Enabled;
@@ -8,10 +10,11 @@ import jdk.jfr.Label;
 import jdk.jfr.Name;
 import jdk.jfr.StackTrace;
 import jdk.jfr.Threshold;
+import jdk.jfr.Timespan;
 
 /**
  * One turn of the engine's thread (a request, a batch of them, a timer) as a JFR event: how long
- * the engine held its event loop, and for what. Off unless a recording enables it, e.g.
+ * the engine held its event loop, how much of that it ran on a CPU, and for what. Off unless a recording enables it, e.g.
  * {@code -XX:StartFlightRecording:settings=...} with {@code vertxbeanstalkd.EngineTurn#enabled=true}.
  */
 @Name("vertxbeanstalkd.EngineTurn")
@@ -22,8 +25,15 @@ import jdk.jfr.Threshold;
 @StackTrace(false)
 @Threshold("1 ms")
 final class EngineTurn extends Event {
+  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
   @Label("What ran")
   String what;
+
+  /** The thread's CPU time in the turn: its length less the time the thread waited to run (descheduled, stopped). */
+  @Label("CPU time")
+  @Timespan(Timespan.NANOSECONDS)
+  long cpuNanos;
 
   /**
    * Ends the turn begun at {@link #start()} and records it if the recording wants it; {@code what}
@@ -33,12 +43,17 @@ final class EngineTurn extends Event {
     end();
     if (shouldCommit()) {
       this.what = what instanceof Class<?> type ? type.getSimpleName() : String.valueOf(what);
+      cpuNanos = THREADS.getCurrentThreadCpuTime() - cpuNanos;
       commit();
     }
   }
 
   static EngineTurn start() {
     EngineTurn turn = new EngineTurn();
+    if (turn.isEnabled()) {
+      // The CPU clock is read only while a recording wants these events.
+      turn.cpuNanos = THREADS.getCurrentThreadCpuTime();
+    }
     turn.begin();
     return turn;
   }
