@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Flush a deep tube while put c=50 runs on another tube: the put's p99 with and without the flush,
-and the engine's longest turns (the JFR event io.github.vertxbeanstalkd.engine.EngineTurn, recorded from 1 ms).
+and the engine's longest turns (the JFR event vertxbeanstalkd.EngineTurn, recorded from 1 ms).
 
 Per round, on one server started as the README says (java @conf/jvm.options -jar JAR -conf {...}),
 pinned to CPU 0, with its binlog in a fresh directory and fsync as configured (--fsync):
@@ -83,10 +83,20 @@ def wall(iso):
     return datetime.fromisoformat(head + zone).timestamp() + (float("0." + frac) if frac else 0.0)
 
 
+TURNS_JFC = """<?xml version="1.0" encoding="UTF-8"?>
+<configuration version="2.0" label="engine turns">
+  <event name="vertxbeanstalkd.EngineTurn">
+    <setting name="enabled">true</setting>
+    <setting name="threshold">1 ms</setting>
+  </event>
+</configuration>
+"""
+
+
 def turns(a, jfr, start, end):
     """(longest turn in ms, turns over 5 ms, turns recorded from 1 ms) that began from start to end (epoch s)."""
     jfr_tool = os.path.join(os.path.dirname(a.java), "jfr")
-    out = subprocess.run([jfr_tool, "print", "--json", "--events", "io.github.vertxbeanstalkd.engine.EngineTurn", jfr],
+    out = subprocess.run([jfr_tool, "print", "--json", "--events", "vertxbeanstalkd.EngineTurn", jfr],
                          capture_output=True, text=True, timeout=300)
     events = json.loads(out.stdout)["recording"]["events"] if out.stdout.strip() else []
     millis = []
@@ -105,7 +115,12 @@ def one_round(a, n):
     jfr = os.path.join(data, "turns.jfr")
     conf = json.dumps({"port": port, "http": {"port": http_port, "host": "127.0.0.1"},
                        "binlog": {"dir": os.path.join(data, "binlog"), "fsync": a.fsync}})
-    cmd = ["taskset", "-c", "0", a.java, "@conf/jvm.options", "-XX:StartFlightRecording=filename=%s,dumponexit=true" % jfr,
+    # The event is off unless a recording's settings turn it on.
+    jfc = os.path.join(data, "engine-turns.jfc")
+    with open(jfc, "w") as f:
+        f.write(TURNS_JFC)
+    cmd = ["taskset", "-c", "0", a.java, "@conf/jvm.options",
+           "-XX:StartFlightRecording=filename=%s,settings=%s,dumponexit=true" % (jfr, jfc),
            "-jar", a.jar, "-conf", conf]
     log = open(os.path.join(data, "server.log"), "w")
     server = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)

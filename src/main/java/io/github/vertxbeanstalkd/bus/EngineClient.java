@@ -157,6 +157,12 @@ public final class EngineClient {
         .map(msg -> msg.body());
   }
 
+  /** A page of a tube's jobs; see {@link EngineRequest.ListJobs}. */
+  public Future<JobPage> listJobs(JobQuery query) {
+    return vertx.eventBus().<JobPage>request(address.requests(), new EngineRequest.ListJobs(query))
+        .map(msg -> msg.body());
+  }
+
   /** Queues {@code request} for the engine; the turn's requests leave together, in order. */
   void send(EngineRequest request) {
     queued.add(request);

@@ -38,4 +38,7 @@ public interface EngineInput {
 
   /** See {@link EngineRequest.DeadLetteredFrom}. */
   String deadLetteredFrom(long id);
+
+  /** See {@link EngineRequest.ListJobs}. */
+  JobPage listJobs(JobQuery query);
 }

@@ -93,6 +93,11 @@ public sealed interface EngineRequest {
     public Object applyTo(EngineInput engine) { return engine.deadLetteredFrom(id); }
   }
 
+  /** Asks for a page of a tube's jobs in one state; answers a {@link JobPage}. */
+  record ListJobs(JobQuery query) implements EngineRequest {
+    public Object applyTo(EngineInput engine) { return engine.listJobs(query); }
+  }
+
   /** Asks for a fresh {@link EngineSnapshot} as the message's reply; it is also published to the observer. */
   record Snapshot() implements EngineRequest {
     public Object applyTo(EngineInput engine) { return engine.snapshot(); }

@@ -22,6 +22,7 @@ public final class LocalCodec<T> implements MessageCodec<T, T> {
     register(vertx, EngineReplies.class);
     register(vertx, EngineSnapshot.class);
     register(vertx, TubeSettingsAnswer.class);
+    register(vertx, JobPage.class);
   }
 
   /** Registers the local codec of one more message type (a second server in one Vert.x shares it). */

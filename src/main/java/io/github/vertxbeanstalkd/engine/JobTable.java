@@ -209,6 +209,11 @@ final class JobTable {
     bodies.read(bodyRef(j), bodyLength(j), target, at);
   }
 
+  /** Copies the first {@code length} bytes of the job's body, at most its length, into {@code target}. */
+  void copyBodyStart(int j, byte[] target, int length) {
+    bodies.read(bodyRef(j), length, target, 0);
+  }
+
   /** The off-heap memory the job store takes its blocks from, the heaps' arrays included. */
   DirectMemory memory() {
     return memory;

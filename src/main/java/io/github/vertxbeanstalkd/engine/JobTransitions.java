@@ -124,6 +124,11 @@ final class JobTransitions {
     return deadlines.peek();
   }
 
+  /** The deadline heap's slots (delayed and reserved jobs of every tube), in no particular order. */
+  int[] copyDeadlineSlots() {
+    return deadlines.copySlots();
+  }
+
   /** Frees the deadline heap's array. */
   void close() {
     deadlines.close();

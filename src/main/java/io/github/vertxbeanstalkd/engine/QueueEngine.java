@@ -1,6 +1,8 @@
 package io.github.vertxbeanstalkd.engine;
 
 import io.github.vertxbeanstalkd.bus.EngineSnapshot;
+import io.github.vertxbeanstalkd.bus.JobPage;
+import io.github.vertxbeanstalkd.bus.JobQuery;
 import io.github.vertxbeanstalkd.bus.Scope;
 import io.github.vertxbeanstalkd.bus.SessionKey;
 import io.github.vertxbeanstalkd.persistence.Binlog;
@@ -49,6 +51,7 @@ public final class QueueEngine {
   private final StatsDocuments stats;
   private final LogShipping shipping;
   private final TubeExpiry expiry;
+  private final JobListing listing;
   private boolean hasCompactionBacklog;
   private boolean isDraining;
 
@@ -86,6 +89,7 @@ public final class QueueEngine {
     // A standby's jobs are its primary's: it expires nothing itself, it applies the primary's records.
     this.expiry = new TubeExpiry(jobs.rules, tubes, jobs, () -> replies.acceptsChanges() && !shipping.isFollowing()
         && binlog.health() == Binlog.Health.WRITING);
+    this.listing = new JobListing(table, tubes, jobs, clock);
     if (binlog.keepsBasesOfItsOwn()) {
       binlog.keepBasesIn(table.logBases());
     }
@@ -292,6 +296,18 @@ public final class QueueEngine {
     return note == null || jobs.get(id) == JobTable.NONE ? "" : note.deadLetteredFrom();
   }
 
+  /**
+   * A page of a tube's jobs in one state, in serving order, after bounded work: see
+   * {@link JobListing}. Changes nothing.
+   */
+  public JobPage listJobs(JobQuery query) {
+    return listing.page(query);
+  }
+
+  JobListing listing() {
+    return listing;
+  }
+
   /** {@code tube}'s settings in force: its own over those of {@code "*"}. */
   public TubeSettings effectiveTubeSettings(String tube) {
     return jobs.rules.effective(tube);
@@ -365,6 +381,7 @@ public final class QueueEngine {
   /** Gives memory the job store no longer needs back to the system; call about once a second. */
   public void trimJobStore() {
     table.trim();
+    listing.dropIdle(clock.nanos());
   }
 
   /** Frees the job store's off-heap memory; never used again. */

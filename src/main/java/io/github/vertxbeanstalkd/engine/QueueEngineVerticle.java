@@ -3,6 +3,8 @@ package io.github.vertxbeanstalkd.engine;
 import io.github.vertxbeanstalkd.bus.EngineAddress;
 import io.github.vertxbeanstalkd.bus.EngineInput;
 import io.github.vertxbeanstalkd.bus.EngineSnapshot;
+import io.github.vertxbeanstalkd.bus.JobPage;
+import io.github.vertxbeanstalkd.bus.JobQuery;
 import io.github.vertxbeanstalkd.bus.Scope;
 import io.github.vertxbeanstalkd.bus.SessionKey;
 import io.github.vertxbeanstalkd.bus.TubeSettingsAnswer;
@@ -109,22 +111,22 @@ public final class QueueEngineVerticle extends VerticleBase {
           engine.limitCopiesInTransit(options.copiesInTransitBytes());
           engine.configureTubes(options.tubes(), options.isTubeConfigDeferred());
           consumer = bus.localConsumer(address.requests(), msg -> {
-            EngineTurn turn = EngineTurn.begin("requests");
+            EngineTurn turn = EngineTurn.start();
             Object answer = handle(msg.body());
-            turn.commit();
             if (msg.replyAddress() != null) {
               // A snapshot, a shipping request, or a control request (drain) that asked to hear it was applied.
               msg.reply(answer);
             }
+            turn.end(msg.body().getClass());
           });
           trimTimerId = vertx.setPeriodic(PERIOD_MILLIS, id -> {
+            EngineTurn turn = EngineTurn.start();
             // Pages the job store emptied go back to the system once they stay empty for a second.
-            EngineTurn turn = EngineTurn.begin("periodic");
             engine.trimJobStore();
             if (observer != EngineObserver.NONE) {
               publishSnapshot();
             }
-            turn.commit();
+            turn.end("trim");
           });
           afterWork();
           return consumer.completion();
@@ -167,10 +169,8 @@ public final class QueueEngineVerticle extends VerticleBase {
     @Override
     public void onDurable(long sequence) {
       if (engine != null) {
-        EngineTurn turn = EngineTurn.begin("durable");
         engine.onDurable(sequence);
         afterWork();
-        turn.commit();
       }
     }
 
@@ -270,6 +270,11 @@ public final class QueueEngineVerticle extends VerticleBase {
     }
 
     @Override
+    public JobPage listJobs(JobQuery query) {
+      return engine.listJobs(query);
+    }
+
+    @Override
     public TubeSettingsAnswer tubeSettings(String tube, TubeSettings settings) {
       boolean isChanged = settings != null && engine.setTubeSettings(tube, settings);
       if (isChanged) {
@@ -294,11 +299,11 @@ public final class QueueEngineVerticle extends VerticleBase {
     if (engine.hasYieldedWork() && !isResumeScheduled) {
       isResumeScheduled = true;
       vertx.runOnContext(v -> {
-        EngineTurn turn = EngineTurn.begin("resume");
         isResumeScheduled = false;
+        EngineTurn turn = EngineTurn.start();
         engine.resumeYielded();
         afterWork();
-        turn.commit();
+        turn.end("resume");
       });
     }
     arm(engine.nextDeadlineNanos());
@@ -319,11 +324,11 @@ public final class QueueEngineVerticle extends VerticleBase {
     timerId = vertx.setTimer(waitMillis, id -> {
       timerId = -1;
       timerDeadlineNanos = Long.MAX_VALUE;
-      EngineTurn turn = EngineTurn.begin("timer");
+      EngineTurn turn = EngineTurn.start();
       long next = engine.tick();
       afterWork();
       arm(next);
-      turn.commit();
+      turn.end("timer");
     });
   }
 }

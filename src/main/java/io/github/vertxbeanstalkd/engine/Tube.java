@@ -168,6 +168,21 @@ final class Tube {
     return buried.first();
   }
 
+  /** The ready heap's slots, in no particular order: a listing's picture of them. */
+  int[] copyReadySlots() {
+    return ready.copySlots();
+  }
+
+  /** The delayed heap's slots, in no particular order: a listing's picture of them. */
+  int[] copyDelayedSlots() {
+    return delayed.copySlots();
+  }
+
+  /** The job buried after {@code j}, which is buried here, or {@link JobTable#NONE}. */
+  int buriedAfter(int j) {
+    return buried.after(j);
+  }
+
   /** The ready job that has waited longest, or {@link JobTable#NONE}. */
   int oldestReady() {
     return readyOrder.first();

@@ -3,6 +3,9 @@ package io.github.vertxbeanstalkd.http;
 import io.github.vertxbeanstalkd.config.TubeSettingsJson;
 import io.github.vertxbeanstalkd.bus.EngineSnapshot;
 import io.github.vertxbeanstalkd.bus.TubeSettingsAnswer;
+import io.github.vertxbeanstalkd.bus.JobCursor;
+import io.github.vertxbeanstalkd.bus.JobQuery;
+import io.github.vertxbeanstalkd.protocol.JobState;
 import io.github.vertxbeanstalkd.protocol.TubeSettings;
 import io.github.vertxbeanstalkd.protocol.Command;
 import io.github.vertxbeanstalkd.protocol.CommandParser;
@@ -16,23 +19,33 @@ import io.vertx.ext.web.Route;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
- * The admin page's JSON API: tubes and stats to look at; peek, kick, kick-job, delete, pause,
+ * The admin page's JSON API: tubes, stats and job listings to look at; peek, kick, kick-job, delete, pause,
  * drain and tube settings to act. Reads are GET; changes are POST with a JSON body (so a plain HTML form on another
  * site cannot send one).
  */
 final class AdminApi {
   static final int MAX_BODY_BYTES = 64 * 1024;
 
+  /** Jobs a listing page may ask for. */
+  static final int MAX_PAGE_JOBS = 200;
+  static final int DEFAULT_PAGE_JOBS = 50;
+  /** Bytes a listing's filter may hold. */
+  static final int MAX_FILTER_BYTES = 1024;
+
   private final EngineCalls engine;
+  private final JobPages pages;
   // No file uploads: a form body is refused (415) before it is read, and nothing is written to disk.
   private final BodyHandler body = BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES);
 
   AdminApi(EngineCalls engine) {
     this.engine = engine;
+    this.pages = new JobPages(engine);
   }
 
   /** Adds the API's routes under /api/, after the token check if there is one. */
@@ -53,6 +66,8 @@ final class AdminApi {
       case "buried" -> Command.PeekState.BURIED;
       default -> throw new Refusal(404, "NOT_FOUND", "peek ready, delayed or buried");
     }));
+    get(router, "/api/tubes/:tube/jobs/:state", ctx -> pages.page(jobQuery(ctx)));
+    get(router, "/api/jobs/:id", ctx -> peek(null, new Command.Peek(jobId(param(ctx, "id")))));
     post(router, "/api/tubes/:tube/kick", (ctx, json) -> engine.call(param(ctx, "tube"),
         new Command.Kick(whole(json, "bound", 1, 1L << 32)))
         .map(r -> new JsonObject().put("kicked", ((Reply.Number) r).value())));
@@ -158,8 +173,8 @@ final class AdminApi {
         .put("currentConnections", s.currentConnections()).put("uptime", s.uptimeSeconds());
   }
 
-  /** The first job in that state, with its stats-job facts and a preview of its body; job: null if none. */
-  private Future<JsonObject> peek(String tube, Command.PeekState peek) {
+  /** The job a peek shows, with its stats-job facts and a preview of its body; job: null if none. */
+  private Future<JsonObject> peek(String tube, Command peek) {
     return engine.call(tube, peek).compose(r -> {
       if (!(r instanceof Reply.JobBody job)) {
         return Future.succeededFuture(new JsonObject().putNull("job"));
@@ -176,6 +191,73 @@ final class AdminApi {
         });
       });
     });
+  }
+
+  /**
+   * {@code ?limit=&after=&before=&filter=&preview=}: a page of the tube's jobs in that state, after
+   * or before a cursor, whose body holds the filter's UTF-8 bytes.
+   */
+  private static JobQuery jobQuery(RoutingContext ctx) {
+    JobState state = switch (param(ctx, "state")) {
+      case "ready" -> JobState.READY;
+      case "delayed" -> JobState.DELAYED;
+      case "reserved" -> JobState.RESERVED;
+      case "buried" -> JobState.BURIED;
+      default -> throw new Refusal(404, "NOT_FOUND", "list ready, delayed, reserved or buried jobs");
+    };
+    String limitText = query(ctx, "limit");
+    long limit = DEFAULT_PAGE_JOBS;
+    if (limitText != null) {
+      try {
+        limit = Long.parseLong(limitText);
+      } catch (NumberFormatException e) {
+        limit = -1;
+      }
+      if (limit < 1 || limit > MAX_PAGE_JOBS) {
+        throw new Refusal(400, "BAD_FORMAT", "'limit' must be a whole number from 1 to " + MAX_PAGE_JOBS);
+      }
+    }
+    JobCursor after = cursor(ctx, "after");
+    JobCursor before = cursor(ctx, "before");
+    if (after != null && before != null) {
+      throw new Refusal(400, "BAD_FORMAT", "a page is 'after' a cursor or 'before' one, not both");
+    }
+    String filterText = query(ctx, "filter");
+    byte[] filter = filterText == null || filterText.isEmpty() ? null : filterText.getBytes(StandardCharsets.UTF_8);
+    if (filter != null && filter.length > MAX_FILTER_BYTES) {
+      throw new Refusal(400, "BAD_FORMAT", "'filter' may hold at most " + MAX_FILTER_BYTES + " bytes");
+    }
+    String preview = query(ctx, "preview");
+    if (preview != null && !preview.equals("true") && !preview.equals("false")) {
+      throw new Refusal(400, "BAD_FORMAT", "'preview' is true or false");
+    }
+    int previewBytes = "false".equals(preview) ? 0 : BodyPreview.TEXT_BYTES;
+    return new JobQuery(param(ctx, "tube"), state, after, before, (int) limit, filter, previewBytes);
+  }
+
+  private static JobCursor cursor(RoutingContext ctx, String name) {
+    String text = query(ctx, name);
+    if (text == null || text.isEmpty()) {
+      return null;
+    }
+    try {
+      return JobCursor.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw new Refusal(400, "BAD_FORMAT", "'" + name + "' is a cursor from a page's next or previous");
+    }
+  }
+
+  /** A query parameter given once, or null; given twice, a refusal. */
+  private static String query(RoutingContext ctx, String name) {
+    List<String> values = ctx.queryParam(name);
+    if (values.size() > 1) {
+      throw new Refusal(400, "BAD_FORMAT", "'" + name + "' is given more than once");
+    }
+    String value = values.isEmpty() ? null : values.get(0);
+    if (value != null && value.indexOf('\uFFFD') >= 0) {
+      throw new Refusal(400, "BAD_FORMAT", "the query is not valid percent-encoded UTF-8");
+    }
+    return value;
   }
 
   /** A tube name or "*", else a refusal. */

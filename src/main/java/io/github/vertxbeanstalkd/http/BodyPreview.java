@@ -12,23 +12,28 @@ record BodyPreview(String encoding, String text, int bytes, boolean isTruncated)
   static final int HEX_BYTES = 256;
 
   static BodyPreview of(byte[] body) {
-    int end = Math.min(body.length, TEXT_BYTES);
+    return of(body, body.length);
+  }
+
+  /** The preview of a body of {@code bodyBytes} bytes that starts with {@code start} (at least {@link #TEXT_BYTES} of them, or all). */
+  static BodyPreview of(byte[] start, int bodyBytes) {
+    int end = Math.min(start.length, TEXT_BYTES);
     // A multi-byte character cut at the end of the preview is dropped, not taken as binary.
     for (int cut = 0; cut < 4 && end - cut > 0; cut++) {
-      String text = printable(body, end - cut);
+      String text = printable(start, end - cut);
       if (text != null) {
-        return new BodyPreview("text", text, body.length, end - cut < body.length);
+        return new BodyPreview("text", text, bodyBytes, end - cut < bodyBytes);
       }
-      if (end == body.length) {
+      if (end == bodyBytes) {
         break;
       }
     }
-    if (body.length == 0) {
+    if (bodyBytes == 0) {
       return new BodyPreview("text", "", 0, false);
     }
-    int hexEnd = Math.min(body.length, HEX_BYTES);
-    return new BodyPreview("hex", HexFormat.ofDelimiter(" ").formatHex(body, 0, hexEnd), body.length,
-        hexEnd < body.length);
+    int hexEnd = Math.min(start.length, HEX_BYTES);
+    return new BodyPreview("hex", HexFormat.ofDelimiter(" ").formatHex(start, 0, hexEnd), bodyBytes,
+        hexEnd < bodyBytes);
   }
 
   private static String printable(byte[] body, int end) {

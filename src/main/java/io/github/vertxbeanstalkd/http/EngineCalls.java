@@ -3,6 +3,8 @@ package io.github.vertxbeanstalkd.http;
 import io.github.vertxbeanstalkd.bus.EngineAddress;
 import io.github.vertxbeanstalkd.bus.EngineClient;
 import io.github.vertxbeanstalkd.bus.EngineSnapshot;
+import io.github.vertxbeanstalkd.bus.JobPage;
+import io.github.vertxbeanstalkd.bus.JobQuery;
 import io.github.vertxbeanstalkd.bus.Scope;
 import io.github.vertxbeanstalkd.bus.SessionCalls;
 import io.github.vertxbeanstalkd.bus.TubeSettingsAnswer;
@@ -63,6 +65,11 @@ final class EngineCalls {
   /** The tube job {@code id} was dead-lettered from, or an empty string. */
   Future<String> deadLetteredFrom(long id) {
     return client.deadLetteredFrom(id);
+  }
+
+  /** One bounded engine answer to a page of a tube's jobs. */
+  Future<JobPage> listJobs(JobQuery query) {
+    return client.listJobs(query);
   }
 
   /** Enters or leaves drain mode. */

@@ -244,6 +244,7 @@ function selectTube(name) {
   selectedTube = name;
   $('#tube-heading').textContent = 'Tube ' + name;
   $('#tube-panel').hidden = false;
+  document.dispatchEvent(new CustomEvent('tube-selected', { detail: name }));
   refresh().then(() => $('#tube-heading').scrollIntoView({ block: 'nearest' }));
 }
 

@@ -1,0 +1,195 @@
+package io.github.vertxbeanstalkd.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.github.vertxbeanstalkd.TestClient;
+import io.github.vertxbeanstalkd.config.HttpConfig;
+import io.github.vertxbeanstalkd.config.ServerConfig;
+import io.github.vertxbeanstalkd.tcp.DeployedServerTest;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.NoAlertPresentException;
+import org.openqa.selenium.NoSuchElementException;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.Select;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The tube panel's job list in a real headless Chromium against the real server: pages with next
+ * and previous, the body filter, and each job's peek, kick and delete, checked over the protocol.
+ * Skips without Debian's chromium and chromium-driver, unless {@code BEANSTALKD_BROWSER_TESTS=required}.
+ */
+class JobListPageBrowserTest extends DeployedServerTest {
+  private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+  private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+  private static final String REQUIRED_VARIABLE = "BEANSTALKD_BROWSER_TESTS";
+  private static final Duration PATIENCE = Duration.ofSeconds(10);
+  private static final String TUBE = "orders";
+  private static final Logger CDP_VERSION_LOG = Logger.getLogger("org.openqa.selenium.devtools.CdpVersionFinder");
+
+  @TempDir
+  static Path profile;
+  private static ChromeDriverService driverService;
+  private static ChromeDriver browser;
+  private static String whyNoBrowser;
+
+  @Override
+  protected ServerConfig config() {
+    return ServerConfig.forTests().withHttp(HttpConfig.onFreePort("127.0.0.1"));
+  }
+
+  @BeforeAll
+  static void startBrowser() {
+    for (Path program : new Path[] {CHROMIUM, CHROMEDRIVER}) {
+      if (!Files.isExecutable(program)) {
+        whyNoBrowser = program + " is missing (apt-get install chromium chromium-driver)";
+        if ("required".equals(System.getenv(REQUIRED_VARIABLE))) {
+          fail(REQUIRED_VARIABLE + "=required, but " + whyNoBrowser);
+        }
+        return;
+      }
+    }
+    CDP_VERSION_LOG.setLevel(Level.SEVERE);
+    driverService = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
+        .usingAnyFreePort().build();
+    ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM.toFile());
+    options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--disable-dev-shm-usage", "--user-data-dir=" + profile);
+    browser = new ChromeDriver(driverService, options);
+    browser.manage().timeouts().pageLoadTimeout(PATIENCE).scriptTimeout(PATIENCE);
+  }
+
+  @AfterAll
+  static void quitBrowser() {
+    if (browser != null) {
+      browser.quit();
+    }
+    if (driverService != null) {
+      driverService.stop();
+    }
+  }
+
+  @BeforeEach
+  void desktopWindow() {
+    assumeTrue(browser != null, () -> "browser test skipped: " + whyNoBrowser);
+    browser.manage().window().setSize(new Dimension(1280, 900));
+  }
+
+  @Test
+  void theListPagesFiltersAndActsOnJobs() {
+    TestClient producer = connect();
+    producer.send("use " + TUBE).expect("USING " + TUBE);
+    for (int id = 1; id <= 25; id++) {
+      String body = "order-" + id;
+      // Priority 1 for all but job 25, priority 0: it is served first, so it is listed first.
+      producer.send("put " + (id == 25 ? 0 : 1) + " 0 60 " + body.length(), body).expect("INSERTED " + id);
+    }
+    browser.get("http://127.0.0.1:" + server.httpPort() + "/");
+    click(By.cssSelector("button[aria-label='Open tube " + TUBE + "']"));
+
+    awaitRows("the first page", ids(25, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19));
+    assertEquals("false", browser.findElement(By.id("jobs-next")).getDomProperty("disabled"));
+    assertEquals("true", browser.findElement(By.id("jobs-previous")).getDomProperty("disabled"));
+    click(By.id("jobs-next"));
+    awaitRows("the second page", ids(20, 21, 22, 23, 24));
+    until("Next is off at the end", d -> "true".equals(d.findElement(By.id("jobs-next")).getDomProperty("disabled")));
+    click(By.id("jobs-previous"));
+    awaitRows("the first page again", ids(25, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19));
+
+    WebElement filter = browser.findElement(By.id("job-filter"));
+    filter.sendKeys("order-2");
+    click(By.cssSelector("#job-list-form button[type='submit']"));
+    awaitRows("the jobs whose body holds order-2", ids(25, 2, 20, 21, 22, 23, 24));
+
+    click(By.cssSelector("button[aria-label='Peek job 21']"));
+    until("the peek shows job 21's body", d -> d.findElement(By.cssSelector("#job-peek pre")).getText()
+        .equals("order-21") && d.findElement(By.id("job-peek-heading")).getText().equals("Job 21"));
+
+    click(By.cssSelector("button[aria-label='Delete job 22']"));
+    acceptConfirm();
+    awaitRows("the list without job 22", ids(25, 2, 20, 21, 23, 24));
+    producer.send("peek 22").expect("NOT_FOUND");
+
+    TestClient worker = connect();
+    worker.send("watch " + TUBE).expect("WATCHING 2");
+    worker.send("reserve-job 23").expect("RESERVED 23 8", "order-23");
+    worker.send("bury 23 5").expect("BURIED");
+    filter.clear();
+    new Select(browser.findElement(By.id("job-state"))).selectByValue("buried");
+    awaitRows("the buried list", ids(23));
+    click(By.cssSelector("button[aria-label='Kick job 23']"));
+    awaitRows("an empty buried list", ids());
+    until("the list says so", d -> d.findElement(By.id("job-list-status")).getText().startsWith("No buried job"));
+    assertEquals("ready", producer.stats("stats-job 23").get("state"));
+  }
+
+  private static List<String> ids(int... ids) {
+    List<String> list = new ArrayList<>();
+    for (int id : ids) {
+      list.add(String.valueOf(id));
+    }
+    return list;
+  }
+
+  private static void awaitRows(String what, List<String> expected) {
+    List<String> seen = new ArrayList<>();
+    until(() -> what + ": rows " + expected + ", saw " + seen, d -> {
+      seen.clear();
+      for (WebElement row : d.findElements(By.cssSelector("#jobs tbody tr"))) {
+        seen.add(row.getDomAttribute("data-job"));
+      }
+      return seen.equals(expected);
+    });
+  }
+
+  private static void acceptConfirm() {
+    until(() -> "the confirmation", d -> {
+      try {
+        d.switchTo().alert().accept();
+        return true;
+      } catch (NoAlertPresentException notYet) {
+        return false;
+      }
+    });
+  }
+
+  private static void click(By locator) {
+    until(() -> "something to click at " + locator, d -> {
+      d.findElement(locator).click();
+      return true;
+    });
+  }
+
+  private static void until(String what, Function<WebDriver, Boolean> condition) {
+    until(() -> what, condition);
+  }
+
+  private static void until(java.util.function.Supplier<String> what, Function<WebDriver, Boolean> condition) {
+    new WebDriverWait(browser, PATIENCE)
+        .ignoring(StaleElementReferenceException.class)
+        .ignoring(NoSuchElementException.class)
+        .withMessage(() -> "waited " + PATIENCE.toSeconds() + " s for " + what.get())
+        .until(condition);
+  }
+}
