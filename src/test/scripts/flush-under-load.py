@@ -119,7 +119,7 @@ def one_round(a, n):
     jfc = os.path.join(data, "engine-turns.jfc")
     with open(jfc, "w") as f:
         f.write(TURNS_JFC)
-    cmd = ["taskset", "-c", "0", a.java, "@conf/jvm.options",
+    cmd = ["taskset", "-c", "0", a.java, "@conf/jvm.options", "-Dvertxbeanstalkd.engineTurns=true",
            "-XX:StartFlightRecording=filename=%s,settings=%s,dumponexit=true" % (jfr, jfc),
            "-jar", a.jar, "-conf", conf]
     log = open(os.path.join(data, "server.log"), "w")

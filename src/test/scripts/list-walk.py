@@ -166,7 +166,7 @@ def main():
     jfr_path = os.path.abspath(os.path.join(args.out, "engine-turns.jfr"))
     port, http_port = fs.free_port(), fs.free_port()
     conf = {"host": fs.HOST, "port": port, "http": {"host": fs.HOST, "port": http_port}}
-    command = (["taskset", "-c", "0", args.java, "@" + args.jvm_options,
+    command = (["taskset", "-c", "0", args.java, "@" + args.jvm_options, "-Dvertxbeanstalkd.engineTurns=true",
                 "-XX:StartFlightRecording:filename=%s,settings=%s,dumponexit=true" % (jfr_path, os.path.abspath(jfc)),
                 "-jar", args.jar, "-conf", json.dumps(conf)])
     java_home = os.path.dirname(os.path.dirname(os.path.realpath(

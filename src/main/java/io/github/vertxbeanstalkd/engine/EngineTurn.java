@@ -14,7 +14,8 @@ import jdk.jfr.Timespan;
 
 /**
  * One turn of the engine's thread (a request, a batch of them, a timer) as a JFR event: how long
- * the engine held its event loop, how much of that it ran on a CPU, and for what. Off unless a recording enables it, e.g.
+ * the engine held its event loop, how much of that it ran on a CPU, and for what. Timed only with
+ * {@code -Dvertxbeanstalkd.engineTurns=true}, and recorded only when a recording enables it, e.g.
  * {@code -XX:StartFlightRecording:settings=...} with {@code vertxbeanstalkd.EngineTurn#enabled=true}.
  */
 @Name("vertxbeanstalkd.EngineTurn")

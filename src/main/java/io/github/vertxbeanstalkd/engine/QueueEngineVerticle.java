@@ -36,6 +36,13 @@ public final class QueueEngineVerticle extends VerticleBase {
   private static final Logger log = LoggerFactory.getLogger(QueueEngineVerticle.class);
   /** How often the job store is trimmed and a snapshot published. */
   private static final long PERIOD_MILLIS = 1000;
+  /**
+   * Whether turns are timed as {@link EngineTurn} events ({@code -Dvertxbeanstalkd.engineTurns=true},
+   * as the measurement scripts start the server). Off, the event class is never loaded: loading any
+   * Flight Recorder event initializes the recorder's machinery, about 0.1 s on the event loop in the
+   * server's first turn.
+   */
+  private static final boolean TURNS_TIMED = Boolean.getBoolean("vertxbeanstalkd.engineTurns");
 
   private final EngineAddress address;
   private final EngineOptions options;
@@ -111,22 +118,26 @@ public final class QueueEngineVerticle extends VerticleBase {
           engine.limitCopiesInTransit(options.copiesInTransitBytes());
           engine.configureTubes(options.tubes(), options.isTubeConfigDeferred());
           consumer = bus.localConsumer(address.requests(), msg -> {
-            EngineTurn turn = EngineTurn.start();
+            EngineTurn turn = TURNS_TIMED ? EngineTurn.start() : null;
             Object answer = handle(msg.body());
             if (msg.replyAddress() != null) {
               // A snapshot, a shipping request, or a control request (drain) that asked to hear it was applied.
               msg.reply(answer);
             }
-            turn.end(msg.body().getClass());
+            if (turn != null) {
+              turn.end(msg.body().getClass());
+            }
           });
           trimTimerId = vertx.setPeriodic(PERIOD_MILLIS, id -> {
-            EngineTurn turn = EngineTurn.start();
+            EngineTurn turn = TURNS_TIMED ? EngineTurn.start() : null;
             // Pages the job store emptied go back to the system once they stay empty for a second.
             engine.trimJobStore();
             if (observer != EngineObserver.NONE) {
               publishSnapshot();
             }
-            turn.end("trim");
+            if (turn != null) {
+              turn.end("trim");
+            }
           });
           afterWork();
           return consumer.completion();
@@ -300,10 +311,12 @@ public final class QueueEngineVerticle extends VerticleBase {
       isResumeScheduled = true;
       vertx.runOnContext(v -> {
         isResumeScheduled = false;
-        EngineTurn turn = EngineTurn.start();
+        EngineTurn turn = TURNS_TIMED ? EngineTurn.start() : null;
         engine.resumeYielded();
         afterWork();
-        turn.end("resume");
+        if (turn != null) {
+          turn.end("resume");
+        }
       });
     }
     arm(engine.nextDeadlineNanos());
@@ -324,11 +337,13 @@ public final class QueueEngineVerticle extends VerticleBase {
     timerId = vertx.setTimer(waitMillis, id -> {
       timerId = -1;
       timerDeadlineNanos = Long.MAX_VALUE;
-      EngineTurn turn = EngineTurn.start();
+      EngineTurn turn = TURNS_TIMED ? EngineTurn.start() : null;
       long next = engine.tick();
       afterWork();
       arm(next);
-      turn.end("timer");
+      if (turn != null) {
+        turn.end("timer");
+      }
     });
   }
 }
