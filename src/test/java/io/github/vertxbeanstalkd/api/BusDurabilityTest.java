@@ -20,7 +20,7 @@ class BusDurabilityTest {
 
   @Test
   void aBusPutSurvivesARestart(Vertx vertx) {
-    JsonObject config = new JsonObject().put("port", 0)
+    JsonObject config = new JsonObject().put("port", 0).put("http.port", 0)
         .put("binlog", new JsonObject().put("dir", dir.toString()).put("fsync", "always"));
     BeanstalkServer first = Bus.await(BeanstalkServer.deploy(vertx, config));
     BeanstalkClient client = BeanstalkClient.create(vertx);

@@ -1,21 +1,16 @@
 package io.github.vertxbeanstalkd.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.github.vertxbeanstalkd.TestClient;
 import io.github.vertxbeanstalkd.config.HttpConfig;
 import io.github.vertxbeanstalkd.config.ServerConfig;
 import io.github.vertxbeanstalkd.tcp.DeployedServerTest;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -24,15 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.NoAlertPresentException;
-import org.openqa.selenium.NoSuchElementException;
-import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.Select;
-import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The tube panel's job list in a real headless Chromium against the real server: pages with next
@@ -40,17 +29,11 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * Skips without Debian's chromium and chromium-driver, unless {@code BEANSTALKD_BROWSER_TESTS=required}.
  */
 class JobListPageBrowserTest extends DeployedServerTest {
-  private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-  private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
-  private static final String REQUIRED_VARIABLE = "BEANSTALKD_BROWSER_TESTS";
-  private static final Duration PATIENCE = Duration.ofSeconds(10);
   private static final String TUBE = "orders";
-  private static final Logger CDP_VERSION_LOG = Logger.getLogger("org.openqa.selenium.devtools.CdpVersionFinder");
 
   @TempDir
   static Path profile;
-  private static ChromeDriverService driverService;
-  private static ChromeDriver browser;
+  private static HeadlessBrowser browser;
   private static String whyNoBrowser;
 
   @Override
@@ -60,40 +43,23 @@ class JobListPageBrowserTest extends DeployedServerTest {
 
   @BeforeAll
   static void startBrowser() {
-    for (Path program : new Path[] {CHROMIUM, CHROMEDRIVER}) {
-      if (!Files.isExecutable(program)) {
-        whyNoBrowser = program + " is missing (apt-get install chromium chromium-driver)";
-        if ("required".equals(System.getenv(REQUIRED_VARIABLE))) {
-          fail(REQUIRED_VARIABLE + "=required, but " + whyNoBrowser);
-        }
-        return;
-      }
+    whyNoBrowser = HeadlessBrowser.whyNone();
+    if (whyNoBrowser == null) {
+      browser = HeadlessBrowser.start(profile);
     }
-    CDP_VERSION_LOG.setLevel(Level.SEVERE);
-    driverService = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
-        .usingAnyFreePort().build();
-    ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM.toFile());
-    options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--disable-dev-shm-usage", "--user-data-dir=" + profile);
-    browser = new ChromeDriver(driverService, options);
-    browser.manage().timeouts().pageLoadTimeout(PATIENCE).scriptTimeout(PATIENCE);
   }
 
   @AfterAll
   static void quitBrowser() {
     if (browser != null) {
-      browser.quit();
-    }
-    if (driverService != null) {
-      driverService.stop();
+      browser.close();
     }
   }
 
   @BeforeEach
   void desktopWindow() {
     assumeTrue(browser != null, () -> "browser test skipped: " + whyNoBrowser);
-    browser.manage().window().setSize(new Dimension(1280, 900));
+    browser.driver.manage().window().setSize(new Dimension(1280, 900));
   }
 
   @Test
@@ -105,19 +71,19 @@ class JobListPageBrowserTest extends DeployedServerTest {
       // Priority 1 for all but job 25, priority 0: it is served first, so it is listed first.
       producer.send("put " + (id == 25 ? 0 : 1) + " 0 60 " + body.length(), body).expect("INSERTED " + id);
     }
-    browser.get("http://127.0.0.1:" + server.httpPort() + "/");
+    browser.driver.get("http://127.0.0.1:" + server.httpPort() + "/");
     click(By.cssSelector("button[aria-label='Open tube " + TUBE + "']"));
 
     awaitRows("the first page", ids(25, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19));
-    assertEquals("false", browser.findElement(By.id("jobs-next")).getDomProperty("disabled"));
-    assertEquals("true", browser.findElement(By.id("jobs-previous")).getDomProperty("disabled"));
+    assertEquals("false", browser.driver.findElement(By.id("jobs-next")).getDomProperty("disabled"));
+    assertEquals("true", browser.driver.findElement(By.id("jobs-previous")).getDomProperty("disabled"));
     click(By.id("jobs-next"));
     awaitRows("the second page", ids(20, 21, 22, 23, 24));
     until("Next is off at the end", d -> "true".equals(d.findElement(By.id("jobs-next")).getDomProperty("disabled")));
     click(By.id("jobs-previous"));
     awaitRows("the first page again", ids(25, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19));
 
-    WebElement filter = browser.findElement(By.id("job-filter"));
+    WebElement filter = browser.driver.findElement(By.id("job-filter"));
     filter.sendKeys("order-2");
     click(By.cssSelector("#job-list-form button[type='submit']"));
     awaitRows("the jobs whose body holds order-2", ids(25, 2, 20, 21, 22, 23, 24));
@@ -136,7 +102,7 @@ class JobListPageBrowserTest extends DeployedServerTest {
     worker.send("reserve-job 23").expect("RESERVED 23 8", "order-23");
     worker.send("bury 23 5").expect("BURIED");
     filter.clear();
-    new Select(browser.findElement(By.id("job-state"))).selectByValue("buried");
+    new Select(browser.driver.findElement(By.id("job-state"))).selectByValue("buried");
     awaitRows("the buried list", ids(23));
     click(By.cssSelector("button[aria-label='Kick job 23']"));
     awaitRows("an empty buried list", ids());
@@ -182,14 +148,10 @@ class JobListPageBrowserTest extends DeployedServerTest {
   }
 
   private static void until(String what, Function<WebDriver, Boolean> condition) {
-    until(() -> what, condition);
+    browser.until(() -> what, condition);
   }
 
   private static void until(java.util.function.Supplier<String> what, Function<WebDriver, Boolean> condition) {
-    new WebDriverWait(browser, PATIENCE)
-        .ignoring(StaleElementReferenceException.class)
-        .ignoring(NoSuchElementException.class)
-        .withMessage(() -> "waited " + PATIENCE.toSeconds() + " s for " + what.get())
-        .until(condition);
+    browser.until(what, condition);
   }
 }
