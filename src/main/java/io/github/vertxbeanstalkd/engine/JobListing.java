@@ -25,6 +25,13 @@ final class JobListing {
   static final int STEPS_PER_PAGE = 4096;
   static final long FILTER_BYTES_PER_PAGE = 1 << 20;
   static final int MAX_WALKS = 4;
+  /**
+   * The heap the kept walks may hold together (a walk holds about 20 bytes a job: a deep tube's walk
+   * is tens of MiB): past it, the least recently used other walks are dropped, so at most one walk
+   * of a deep tube is held at a time. An eighth of the heap, where the heap budget leaves room for
+   * what is not connections (config/HeapBudget).
+   */
+  static final long DEFAULT_WALKS_HEAP_BYTES = Runtime.getRuntime().maxMemory() / 8;
   static final long IDLE_NANOS = 60 * Clock.SECOND_NANOS;
 
   private final JobTable table;
@@ -34,8 +41,14 @@ final class JobListing {
   /** By tube name and state, least recently used first. */
   private final LinkedHashMap<String, JobWalk> walks = new LinkedHashMap<>(8, 0.75f, true);
   private byte[] scratch = new byte[256];
+  private final long walksHeapBytes;
 
   JobListing(JobTable table, Tubes tubes, JobTransitions jobs, Clock clock) {
+    this(table, tubes, jobs, clock, DEFAULT_WALKS_HEAP_BYTES);
+  }
+
+  JobListing(JobTable table, Tubes tubes, JobTransitions jobs, Clock clock, long walksHeapBytes) {
+    this.walksHeapBytes = walksHeapBytes;
     this.table = table;
     this.tubes = tubes;
     this.jobs = jobs;
@@ -60,6 +73,7 @@ final class JobListing {
         oldest.next();
         oldest.remove();
       }
+      dropPast(walk);
     }
     walk.lastUsedNanos = now;
     WorkBudget budget = new WorkBudget(STEPS_PER_PAGE, FILTER_BYTES_PER_PAGE);
@@ -73,6 +87,22 @@ final class JobListing {
   /** Drops the walks no page has used for {@link #IDLE_NANOS}, and those of tubes gone. */
   void dropIdle(long now) {
     walks.values().removeIf(w -> now - w.lastUsedNanos > IDLE_NANOS || tubes.at(w.tubeIndex) == null);
+  }
+
+  /** Drops the least recently used walks but {@code kept} while the walks hold more than their heap. */
+  private void dropPast(JobWalk kept) {
+    long held = 0;
+    for (JobWalk w : walks.values()) {
+      held += w.heapBytes();
+    }
+    Iterator<JobWalk> oldest = walks.values().iterator();
+    while (held > walksHeapBytes && oldest.hasNext()) {
+      JobWalk w = oldest.next();
+      if (w != kept) {
+        held -= w.heapBytes();
+        oldest.remove();
+      }
+    }
   }
 
   /** How many walks are kept. */

@@ -37,6 +37,11 @@ final class JobWalk {
     this.ids = new long[Math.max(capacity, 1)];
   }
 
+  /** The heap this walk holds: two keys a job, and the slots it copied until they are read. */
+  long heapBytes() {
+    return 16L * orders.length + (slots == null ? 0 : 4L * slots.length);
+  }
+
   /** A walk over {@code t}'s jobs in {@code state}; copies the slots of its heap (or of every deadline) now. */
   static JobWalk of(Tube t, JobState state, JobTransitions jobs) {
     return switch (state) {

@@ -51,7 +51,7 @@ public final class QueueEngine {
   private final StatsDocuments stats;
   private final LogShipping shipping;
   private final TubeExpiry expiry;
-  private final JobListing listing;
+  private JobListing listing;
   private boolean hasCompactionBacklog;
   private boolean isDraining;
 
@@ -306,6 +306,11 @@ public final class QueueEngine {
 
   JobListing listing() {
     return listing;
+  }
+
+  /** Listings from now on keep walks within {@code bytes} of heap (tests; the default is an eighth of the heap). */
+  void limitListingHeap(long bytes) {
+    listing = new JobListing(table, tubes, jobs, clock, bytes);
   }
 
   /** {@code tube}'s settings in force: its own over those of {@code "*"}. */

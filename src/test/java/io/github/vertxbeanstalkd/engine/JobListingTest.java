@@ -311,6 +311,24 @@ class JobListingTest {
   }
 
   @Test
+  void walksBeyondTheirHeapDropTheLeastRecentlyUsed() {
+    // A walk of 100 ready jobs holds 2,000 bytes (16 a job for keys, 4 for the copied slots).
+    f.engine.limitListingHeap(3_000);
+    for (String tube : List.of("a", "b")) {
+      f.send(producer, use(tube));
+      for (int i = 0; i < 100; i++) {
+        f.send(producer, put("x"));
+      }
+      page(tube, JobState.READY, null, null, 1, null);
+    }
+    assertEquals(1, f.engine.listing().walkCount(), "two deep walks do not fit: the older one goes");
+    f.engine.limitListingHeap(5_000);
+    page("a", JobState.READY, null, null, 1, null);
+    page("b", JobState.READY, null, null, 1, null);
+    assertEquals(2, f.engine.listing().walkCount(), "both fit");
+  }
+
+  @Test
   void walksIdleForAMinuteAreDroppedAndOnlyAFewAreKept() {
     f.one(producer, put("x"));
     for (String tube : List.of("a", "b", "c", "d", "e")) {
