@@ -118,7 +118,7 @@ class Ledger:
         self.lock = threading.Lock()
         self.sent = {}                     # every body a put carried -> via
         self.inserted = []                 # (id, body, sent_at, acked_at, port or None, via)
-        self.seen = []                     # (body, id, at, who)
+        self.seen = []                     # (body, id, at, who, sent_at of the reserve or None)
         self.deleted = {}                  # body -> (id, acked_at, who) of its first acknowledged delete
         self.errors = collections.Counter()      # TCP clients'
         self.bus_errors = collections.Counter()  # bus clients'
@@ -277,14 +277,14 @@ class Consumer(Client):
                 and c.call("ignore default") == "WATCHING 1")
 
     def step(self, c):
-        self.sending()
+        reserve_sent_at = self.sending()
         reply = c.call("reserve-with-timeout %d" % self.args.reserve_timeout)
         self.answered("reserve", reply)
         if reply.startswith("RESERVED "):
             job_id = int(reply.split()[1])
             body = c.body(reply)
             with self.ledger.lock:
-                self.ledger.seen.append((body, job_id, now(), self.name))
+                self.ledger.seen.append((body, job_id, now(), self.name, reserve_sent_at))
             self.sending()
             deleted = c.call("delete %d" % job_id)
             self.answered("delete", deleted)
@@ -390,20 +390,29 @@ def analyse(ledger, cycles, args, clients=(), faulted_cycles=None, details=False
         """The transport whose producer sent the body; "unknown" for a body nobody sent."""
         return ledger.sent.get(body, "unknown")
 
-    times_seen = collections.Counter(body for body, _, _, _ in ledger.seen)
+    times_seen = collections.Counter(s[0] for s in ledger.seen)
     lost = sorted(body for body in acked if times_seen[body] == 0)
-    came_back = {}  # body -> the first reservation after its first acknowledged delete
-    for body, job_id, at, who in sorted(ledger.seen, key=lambda s: s[2]):
-        if body in ledger.deleted and at > ledger.deleted[body][1] and body not in came_back:
-            deleted_id, deleted_at, deleted_by = ledger.deleted[body]
-            came_back[body] = {"body": body, "deleted_id": deleted_id, "deleted_by": deleted_by,
-                               "reserved_again_id": job_id, "reserved_again_by": who,
-                               "seconds_after_delete": round(at - deleted_at, 3)}
+    # body -> the first reservation sent after its first acknowledged delete was answered. A
+    # reservation sent before the delete was acknowledged and answered after it overlaps the delete:
+    # it may have been granted first (kept apart as "reserved_across_a_delete", not a violation).
+    came_back, across_delete = {}, {}
+    for body, job_id, at, who, sent_at in sorted(ledger.seen, key=lambda s: s[2]):
+        if body not in ledger.deleted or at <= ledger.deleted[body][1]:
+            continue
+        deleted_id, deleted_at, deleted_by = ledger.deleted[body]
+        seen = {"body": body, "deleted_id": deleted_id, "deleted_by": deleted_by,
+                "reserved_again_id": job_id, "reserved_again_by": who,
+                "seconds_after_delete": round(at - deleted_at, 3),
+                "reserve_sent_before_delete_s": None if sent_at is None else round(deleted_at - sent_at, 3)}
+        if sent_at is None or sent_at > deleted_at:
+            came_back.setdefault(body, seen)
+        else:
+            across_delete.setdefault(body, seen)
     twice = {job_id: sorted(b) for job_id, b in bodies_by_id.items() if len(b) > 1}
-    other_id = sorted({(body, job_id, acked[body]) for body, job_id, _, _ in ledger.seen
+    other_id = sorted({(body, job_id, acked[body]) for body, job_id, *_ in ledger.seen
                        if body in acked and acked[body] != job_id})
     unknown = {}  # body -> who reserved it first
-    for body, _, _, who in ledger.seen:
+    for body, _, _, who, _ in ledger.seen:
         if body not in ledger.sent:
             unknown.setdefault(body, who)
     backwards = []
@@ -471,6 +480,7 @@ def analyse(ledger, cycles, args, clients=(), faulted_cycles=None, details=False
         "deliveries_by_drain": seen_by["drain"],
         "lost_acknowledged_puts": len(lost),
         "deleted_came_back": len(came_back),
+        "reserved_across_a_delete": len(across_delete),
         "ids_issued_twice": len(twice),
         "ids_went_backwards": len(backwards),
         "delivered_under_other_id": len(other_id),
@@ -495,6 +505,7 @@ def analyse(ledger, cycles, args, clients=(), faulted_cycles=None, details=False
                                                 if c.get("fault_at", float("inf")) > acked_at[b]), None)}
                      for b in lost[:20]],
             "deleted_came_back": [came_back[b] for b in sorted(came_back)[:20]],
+            "reserved_across_a_delete": [across_delete[b] for b in sorted(across_delete)[:20]],
             "ids_issued_twice": dict(list(twice.items())[:20]),
             "ids_went_backwards": backwards[:20],
             "delivered_under_other_id": other_id[:20],
@@ -507,6 +518,8 @@ def analyse(ledger, cycles, args, clients=(), faulted_cycles=None, details=False
         result["details"] = {
             "lost": [{"body": b, "id": acked[b], "acked_at": acked_at[b]} for b in lost],
             "deleted_came_back": [dict(came_back[b], deleted_at=ledger.deleted[b][1]) for b in sorted(came_back)],
+            "reserved_across_a_delete": [dict(across_delete[b], deleted_at=ledger.deleted[b][1])
+                                         for b in sorted(across_delete)],
             "ids_issued_twice": [{"id": job_id, "bodies": bodies, "acked_at": [acked_at[b] for b in bodies]}
                                  for job_id, bodies in sorted(twice.items())],
         }
@@ -531,7 +544,7 @@ def drain(group, args, ledger, primary=None):
                 job_id = int(reply.split()[1])
                 body = c.body(reply)
                 with ledger.lock:
-                    ledger.seen.append((body, job_id, now(), "drain"))
+                    ledger.seen.append((body, job_id, now(), "drain", None))
                 c.call("delete %d" % job_id)
                 continue
             stats = tube_stats(c, args.tube)

@@ -67,7 +67,9 @@ library only; loopback only.
   5. Stops the clients, drains the tube on the final primary (reserve-with-timeout 1 until
      TIMED_OUT with nothing reserved or buried left), and reports:
        lost_acknowledged_puts   INSERTED, yet never reserved by a consumer nor found at the end
-       deleted_came_back        DELETED was acknowledged, and the body was reserved again later
+       deleted_came_back        DELETED was acknowledged, and the body was reserved again by a
+                                reserve sent later (one sent before and answered after is counted
+                                apart as reserved_across_a_delete)
        ids_issued_twice         one id INSERTED for two different bodies
        ids_went_backwards       a put sent after a failover got an id not above every id
                                 acknowledged before the fault (over either transport)
@@ -638,7 +640,7 @@ class BusClients:
                     sent_at = self.pending_puts.pop(body, at)
                     ledger.inserted.append((job_id, body, sent_at, at, None, "bus"))
                 elif event == "RESERVED":
-                    ledger.seen.append((body, job_id, at, who))
+                    ledger.seen.append((body, job_id, at, who, None))
                 else:
                     ledger.delete_acked(body, job_id, at, who)
         elif event == "ERROR":

@@ -40,7 +40,9 @@ earlier run killed with SIGKILL left: namespaces named bpt-*, their processes, i
      both ends, so that a sender is refused at once (EINVAL).
   5. Stops the apps, drains the tube on the final primary, and judges by what clients were told:
        lost_acknowledged_puts   INSERTED, never reserved nor found by the drain
-       deleted_came_back        DELETED acknowledged, the body reserved again later
+       deleted_came_back        DELETED acknowledged, the body reserved again by a reserve sent
+                                after that (a reserve sent before it and answered after it overlaps
+                                the delete: counted apart as reserved_across_a_delete)
        ids_issued_twice         one id INSERTED for two bodies
        acks_after_newer_term    INSERTED/DELETED from a node whose /healthz said primary of term t
                                 just before the command was sent and just after the reply, when a
@@ -694,7 +696,7 @@ def stale_acks(ledger, samples, producers, consumers):
             found += _stale("put", job_id, i, sent_at, acked_at, around, newer_began)
     # A delete's send time is not kept; its reservation (the step before) bounds it from below.
     reserved_at = {}
-    for body, job_id, at, who in ledger.seen:
+    for body, job_id, at, who, _ in ledger.seen:
         reserved_at.setdefault((body, who), []).append(at)
     for body, (job_id, acked_at, who) in ledger.deleted.items():
         i = consumer_node.get(who)
@@ -745,7 +747,7 @@ def attribute(result, stale, faults):
     acknowledged: a put lost, a delete that came back, the later of an id's two acknowledgements."""
     starts = [(rec["start"], rec) for rec in faults if "start" in rec]
     for _, rec in starts:
-        rec.update(lost=0, deleted_came_back=0, ids_issued_twice=0, acks_after_newer_term=0)
+        rec.update(lost=0, deleted_came_back=0, reserved_across_a_delete=0, ids_issued_twice=0, acks_after_newer_term=0)
 
     def owner(t):
         hit = None
@@ -757,6 +759,7 @@ def attribute(result, stale, faults):
     d = result["details"]
     for kind, items, when in (("lost", d["lost"], lambda x: x["acked_at"]),
                               ("deleted_came_back", d["deleted_came_back"], lambda x: x["deleted_at"]),
+                              ("reserved_across_a_delete", d["reserved_across_a_delete"], lambda x: x["deleted_at"]),
                               ("ids_issued_twice", d["ids_issued_twice"], lambda x: max(x["acked_at"]))):
         for x in items:
             at = when(x)
@@ -769,7 +772,7 @@ def attribute(result, stale, faults):
                 span = rec.setdefault(kind + "_acked_between", [at, at])
                 span[0], span[1] = min(span[0], at), max(span[1], at)
     for rec in faults:
-        for kind in ("lost", "deleted_came_back", "ids_issued_twice"):
+        for kind in ("lost", "deleted_came_back", "reserved_across_a_delete", "ids_issued_twice"):
             span = rec.get(kind + "_acked_between")
             if span and "start" in rec:
                 rec[kind + "_acked_between"] = ["%+.2f s" % (t - rec["start"]) for t in span]
