@@ -13,7 +13,7 @@ final class CommandHandlers extends SessionCommands {
   /** What the handlers work with; {@code yield} and {@code close} reach back into the engine. */
   record Context(Tubes tubes, JobTransitions jobs, MemoryCap memory, CommandCounts counts, Binlog binlog,
       Clock clock, Waiters waiters, StatsDocuments stats, BooleanSupplier isDraining, Runnable yield,
-      Consumer<Session> close, BooleanSupplier acceptsChanges) {}
+      Consumer<Session> close, BooleanSupplier acceptsChanges, BooleanSupplier isFollowing) {}
 
   private final TubeFlush flushing;
 
@@ -89,6 +89,11 @@ final class CommandHandlers extends SessionCommands {
   @Override
   public Reply reserve(Session s, Command.Reserve cmd) {
     c.counts().count(cmd.isWithTimeout() ? Counter.RESERVE_WITH_TIMEOUT : Counter.RESERVE);
+    if (c.isFollowing().getAsBoolean()) {
+      // A standby's jobs are its primary's to hand out (a client's reserve read late on a primary
+      // that stepped down meanwhile): the job may be reserved or deleted there already.
+      return Reply.Word.INTERNAL_ERROR;
+    }
     s.markWorker();
     long now = now();
     int best = JobTable.NONE;
@@ -120,7 +125,7 @@ final class CommandHandlers extends SessionCommands {
     if (j == JobTable.NONE || table.state(j) == JobState.RESERVED) {
       return Reply.Word.NOT_FOUND;
     }
-    Reply refused = table.state(j) == JobState.READY ? null : refusedChange(false);
+    Reply refused = table.state(j) == JobState.READY && !c.isFollowing().getAsBoolean() ? null : refusedChange(false);
     if (refused != null) {
       return refused;
     }
@@ -180,6 +185,10 @@ final class CommandHandlers extends SessionCommands {
     int j = s.reservedJob(table, cmd.id());
     if (j == JobTable.NONE) {
       return Reply.Word.NOT_FOUND;
+    }
+    if (c.isFollowing().getAsBoolean()) {
+      // Held from before this node stepped down: the group has released it with this node's sessions.
+      return Reply.Word.INTERNAL_ERROR;
     }
     jobs.touch(j, now());
     return Reply.Word.TOUCHED;
@@ -259,9 +268,14 @@ final class CommandHandlers extends SessionCommands {
    * Why a change cannot be logged now, or null: checked before the change is made (inline, not
    * through a lambda, which would be an object per command). A full disk refuses what needs new space
    * (OUT_OF_MEMORY, as beanstalkd answers when it cannot store a job) but lets deletes through,
-   * which only free space; a failed log refuses every change.
+   * which only free space; a failed log refuses every change. A standby refuses every change of its
+   * own (its admin page's delete, kick or flush): its jobs are its primary's, changed only by the
+   * primary's records, and a change made here alone would differ from the group's.
    */
   private Reply refusedChange(boolean needsSpace) {
+    if (c.isFollowing().getAsBoolean()) {
+      return Reply.Word.INTERNAL_ERROR;
+    }
     if (needsSpace && !c.acceptsChanges().getAsBoolean()) {
       // REPLICATION.md: whenTooFewStandbys "refuse"; reads, reserves and deletes go on.
       return Reply.Word.INTERNAL_ERROR;

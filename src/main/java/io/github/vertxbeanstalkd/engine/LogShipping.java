@@ -60,18 +60,24 @@ public final class LogShipping implements ShippingPort {
     this.onPromotion = action;
   }
 
-  /** No longer a primary: nothing is streamed; replies that waited answer INTERNAL_ERROR. */
+  /**
+   * No longer a primary: nothing is streamed; replies that waited answer INTERNAL_ERROR; and from now
+   * on this node's jobs change only by the next primary's records, as a standby's.
+   */
   @Override
   public void stopReplicating() {
+    isFollowing = true;
     jobs.streamChangesTo(ChangeStream.NONE);
     stream = ChangeStream.NONE;
     if (gate != null) {
-      // Fenced, not local: a change that reaches this node after it stepped down (a client's
-      // command read late, after a pause) is refused, never acknowledged on this node alone.
       gate.fence();
     }
     replies.failWaiting();
     gate = null;
+    // A change or a reserve that reaches this node from now on (a client's command read late, after
+    // a pause) is refused as a standby's is, so what it still answers (the admin page's reads) waits
+    // for its own binlog alone.
+    replies.guardBy(ReplicationGate.LOCAL);
   }
 
   @Override

@@ -75,13 +75,13 @@ public final class QueueEngine {
     this.memory = new MemoryCap(table, tubes, sessions);
     this.replies = new DurableReplies(sink, binlog);
     this.jobs = new JobTransitions(table, tubes, sessions, (t, now) -> this.waiters.readied(t, now), binlog, clock);
-    this.waiters = new Waiters(sessions, jobs, replies::add, s -> this.turns.wake(s));
+    this.waiters = new Waiters(sessions, jobs, replies::add, s -> this.turns.wake(s), this::isFollowing);
     CommandCounts counts = new CommandCounts();
     this.stats = new StatsDocuments(info, clock.nanos(), maxJobSizeBytes, jobs, tubes, sessions, memory, counts,
         binlog, this::isDraining, clock);
     CommandHandlers handlers = new CommandHandlers(new CommandHandlers.Context(tubes, jobs, memory, counts, binlog,
         clock, waiters, stats, this::isDraining, () -> this.turns.requestYield(), this::closeSession,
-        replies::acceptsChanges));
+        replies::acceptsChanges, this::isFollowing));
     this.turns = new Turns(handlers, tubes, memory, replies::add);
     this.wakeTurn = turns::wake;
     this.compaction = new Compaction(binlog, jobs);
@@ -249,6 +249,11 @@ public final class QueueEngine {
   /** The engine's side of log shipping: a primary's stream and acknowledgements, a standby's copy. */
   public LogShipping shipping() {
     return shipping;
+  }
+
+  /** A standby: its jobs are its primary's, changed only by the primary's records. */
+  private boolean isFollowing() {
+    return shipping.isFollowing();
   }
 
   // ---------------------------------------------------------------- tube settings

@@ -129,6 +129,10 @@ abstract class SessionCommands implements Command.Handler<Session, Reply> {
     if (t == null) {
       return Reply.Word.NOT_FOUND;
     }
+    if (c.isFollowing().getAsBoolean()) {
+      // A standby's tubes are its primary's: a pause set here would outlive its promotion unseen.
+      return Reply.Word.INTERNAL_ERROR;
+    }
     t.countPause();
     long now = now();
     if (cmd.delaySeconds() == 0) {

@@ -2,6 +2,7 @@ package io.github.vertxbeanstalkd.engine;
 
 import io.github.vertxbeanstalkd.protocol.Reply;
 import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -15,13 +16,17 @@ final class Waiters {
   private final BiConsumer<Session, Reply> replies;
   /** What the session queued behind its reserve runs next. */
   private final Consumer<Session> resume;
+  /** True on a standby, whose jobs are its primary's to hand out. */
+  private final BooleanSupplier isFollowing;
 
-  Waiters(Sessions sessions, JobTransitions jobs, BiConsumer<Session, Reply> replies, Consumer<Session> resume) {
+  Waiters(Sessions sessions, JobTransitions jobs, BiConsumer<Session, Reply> replies, Consumer<Session> resume,
+      BooleanSupplier isFollowing) {
     this.sessions = sessions;
     this.jobs = jobs;
     this.table = jobs.table;
     this.replies = replies;
     this.resume = resume;
+    this.isFollowing = isFollowing;
   }
 
   /** {@code s} waits for a job until {@code timeoutNanos} (Long.MAX_VALUE: for ever). */
@@ -37,8 +42,15 @@ final class Waiters {
     }
   }
 
-  /** Hands ready jobs to blocked reservers: the best job among their tubes goes to the first waiter. */
+  /**
+   * Hands ready jobs to blocked reservers: the best job among their tubes goes to the first waiter.
+   * Never on a standby: a reserve left waiting on a primary that stepped down must not get a job its
+   * successor's records made ready (the successor may hand it to another client); it times out.
+   */
   void serve(long now) {
+    if (isFollowing.getAsBoolean()) {
+      return;
+    }
     while (true) {
       int best = JobTable.NONE;
       java.util.List<Tube> tubes = sessions.tubesWithWaiters();

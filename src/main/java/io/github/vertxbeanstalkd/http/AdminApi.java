@@ -39,12 +39,14 @@ final class AdminApi {
   static final int MAX_FILTER_BYTES = 1024;
 
   private final EngineCalls engine;
+  private final GroupHealth group;
   private final JobPages pages;
   // No file uploads: a form body is refused (415) before it is read, and nothing is written to disk.
   private final BodyHandler body = BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES);
 
-  AdminApi(EngineCalls engine) {
+  AdminApi(EngineCalls engine, GroupHealth group) {
     this.engine = engine;
+    this.group = group;
     this.pages = new JobPages(engine);
   }
 
@@ -68,24 +70,24 @@ final class AdminApi {
     }));
     get(router, "/api/tubes/:tube/jobs/:state", ctx -> pages.page(jobQuery(ctx)));
     get(router, "/api/jobs/:id", ctx -> peek(null, new Command.Peek(jobId(param(ctx, "id")))));
-    post(router, "/api/tubes/:tube/kick", (ctx, json) -> engine.call(param(ctx, "tube"),
+    change(router, "/api/tubes/:tube/kick", (ctx, json) -> engine.call(param(ctx, "tube"),
         new Command.Kick(whole(json, "bound", 1, 1L << 32)))
         .map(r -> new JsonObject().put("kicked", ((Reply.Number) r).value())));
-    post(router, "/api/tubes/:tube/flush", (ctx, json) -> engine.flush(param(ctx, "tube"), flush(ctx, json))
+    change(router, "/api/tubes/:tube/flush", (ctx, json) -> engine.flush(param(ctx, "tube"), flush(ctx, json))
         .map(r -> {
           if (r instanceof Reply.Number n) {
             return new JsonObject().put("flushed", n.value());
           }
           return expect(r, null);
         }));
-    post(router, "/api/tubes/:tube/pause", (ctx, json) -> {
+    change(router, "/api/tubes/:tube/pause", (ctx, json) -> {
       long seconds = whole(json, "seconds", 0, (1L << 32) - 1);
       return engine.call(null, new Command.PauseTube(param(ctx, "tube"), seconds))
           .map(r -> expect(r, Reply.Word.PAUSED));
     });
-    post(router, "/api/jobs/:id/kick", (ctx, json) -> engine.call(null, new Command.KickJob(jobId(param(ctx, "id"))))
+    change(router, "/api/jobs/:id/kick", (ctx, json) -> engine.call(null, new Command.KickJob(jobId(param(ctx, "id"))))
         .map(r -> expect(r, Reply.Word.KICKED)));
-    post(router, "/api/jobs/:id/delete", (ctx, json) -> engine.call(null, new Command.Delete(jobId(param(ctx, "id"))))
+    change(router, "/api/jobs/:id/delete", (ctx, json) -> engine.call(null, new Command.Delete(jobId(param(ctx, "id"))))
         .map(r -> expect(r, Reply.Word.DELETED)));
     get(router, "/api/tube-settings", ctx -> engine.tubeSettings(null, null).map(AdminApi::settingsTable));
     get(router, "/api/tube-settings/:tube", ctx -> {
@@ -121,6 +123,21 @@ final class AdminApi {
 
   static void get(Router router, String path, Function<RoutingContext, Future<JsonObject>> action) {
     raw(router.get(path)).handler(answer(action));
+  }
+
+  /**
+   * A change of jobs or tubes: on a node of a replication group that is not its primary, refused
+   * (409 NOT_PRIMARY) before it reaches the engine. A standby's jobs are its primary's, and its engine
+   * refuses every change of its own too.
+   */
+  private void change(Router router, String path, BiFunction<RoutingContext, JsonObject, Future<JsonObject>> action) {
+    post(router, path, (ctx, json) -> {
+      String why = group.refusesChanges();
+      if (why != null) {
+        throw new Refusal(409, "NOT_PRIMARY", why);
+      }
+      return action.apply(ctx, json);
+    });
   }
 
   private void post(Router router, String path, BiFunction<RoutingContext, JsonObject, Future<JsonObject>> action) {

@@ -49,6 +49,19 @@ final class GroupHealth {
     };
   }
 
+  /**
+   * Why this node's admin API may not change jobs or tubes, or null when it may (a primary, or a node
+   * that is not replicated): a standby's jobs are its primary's.
+   */
+  String refusesChanges() {
+    GroupState s = state();
+    if (s == null || s.isPrimary()) {
+      return null;
+    }
+    return "this node is a " + s.role() + " (term " + s.term() + "): its jobs are the primary's; change them on "
+        + "the primary's admin page";
+  }
+
   /** How a node that serves the queue serves it, for /readyz: nothing, or where its connections run. */
   String servingNote() {
     GroupState s = state();

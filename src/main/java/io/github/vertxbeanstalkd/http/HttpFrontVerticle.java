@@ -102,7 +102,7 @@ public final class HttpFrontVerticle extends VerticleBase {
     }
     // The router takes "/healthz/" for "/healthz"; the paths stay exact, so a trailing slash names nothing.
     AdminApi.raw(router.routeWithRegex(".+/")).handler(ctx -> ctx.fail(isRead(ctx) ? 404 : 405));
-    new AdminApi(engine).addRoutes(router);
+    new AdminApi(engine, group).addRoutes(router);
     new DashboardApi(engine, members).addRoutes(router);
     read(router, "/metrics", this::metrics);
     read(router, "/healthz", this::healthz);

@@ -183,6 +183,12 @@ public final class ReplicationNode extends VerticleBase {
             }).completion(),
             vertx.eventBus().<JsonObject>consumer(addresses.announcements(), msg -> onAnnouncement(msg.body()))
                 .completion())
+        // Until it leads, this node's jobs are a primary's (its last one's, then the next one's):
+        // its engine changes nothing of its own, whatever its admin page or a late client asks.
+        .compose(v -> engine.run(port -> {
+          port.follow();
+          return null;
+        }))
         .compose(v -> follower.loadPosition())
         .compose(v -> binlogDir == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {
           ledTerm = new LedTermFile(binlogDir).read();

@@ -2,17 +2,22 @@ package io.github.vertxbeanstalkd.engine;
 
 import static io.github.vertxbeanstalkd.engine.Commands.bury;
 import static io.github.vertxbeanstalkd.engine.Commands.delete;
+import static io.github.vertxbeanstalkd.engine.Commands.kick;
 import static io.github.vertxbeanstalkd.engine.Commands.kickJob;
+import static io.github.vertxbeanstalkd.engine.Commands.pauseTube;
+import static io.github.vertxbeanstalkd.engine.Commands.peek;
 import static io.github.vertxbeanstalkd.engine.Commands.put;
 import static io.github.vertxbeanstalkd.engine.Commands.release;
 import static io.github.vertxbeanstalkd.engine.Commands.reserveJob;
 import static io.github.vertxbeanstalkd.engine.Commands.reserveWithTimeout;
 import static io.github.vertxbeanstalkd.engine.Commands.use;
+import static io.github.vertxbeanstalkd.engine.Commands.watch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.vertxbeanstalkd.persistence.BinlogRecord;
+import io.github.vertxbeanstalkd.protocol.Command;
 import io.github.vertxbeanstalkd.protocol.TubeSettings;
 import io.github.vertxbeanstalkd.persistence.ReceivedFrames;
 import io.github.vertxbeanstalkd.persistence.RecordFrames;
@@ -302,6 +307,50 @@ class LogShippingTest {
     primary.engine.shipping().renewLease(System.nanoTime() - 5 * FakeClock.SECOND, 3 * FakeClock.SECOND);
     primary.engine.submit(producer.key, List.of(put("x")), io.github.vertxbeanstalkd.bus.Scope.NONE);
     assertEquals(List.of(), primary.take(producer), "acknowledged on a lease that ran out during the pause");
+  }
+
+  @Test
+  void aStandbyChangesNothingOfItsOwnAndHandsOutNoJob() {
+    replicate();
+    Session producer = primary.open();
+    primary.send(producer, use("work"), put("a"), put(0, 5, 60, "later"), put("c"));
+    EngineFixture standby = new EngineFixture();
+    standby.engine.shipping().follow();
+    ship(standby);
+    assertSameJobs(primary, standby, 3);
+    // Its admin page's changes (a session of its own), or a client's command read late.
+    Session local = standby.open();
+    standby.one(local, use("work"));
+    for (Command change : List.of(delete(1), kickJob(2), kick(5), put("own"), reserveWithTimeout(0),
+        reserveJob(3), pauseTube("work", 60))) {
+      assertEquals("INTERNAL_ERROR", standby.one(local, change), change.toString());
+    }
+    assertSameJobs(primary, standby, 3);
+    // Reads go on, and the primary's records still apply.
+    assertEquals("FOUND 1 a", standby.one(local, peek(1)));
+    primary.send(producer, delete(1));
+    ship(standby);
+    assertSameJobs(primary, standby, 3);
+  }
+
+  @Test
+  void aPrimaryThatSteppedDownAnswersReadsButHandsOutNothing() {
+    replicate();
+    Session producer = primary.open();
+    Session waiting = primary.open();
+    primary.send(producer, use("work"), put(0, 2, 60, "delayed"));
+    primary.send(waiting, watch("work"));
+    assertEquals(List.of(), primary.send(waiting, reserveWithTimeout(10)), "waits: the job is delayed");
+    // The lock is lost; the next primary holds the jobs now, and may hand this one to another client.
+    primary.engine.shipping().stopReplicating();
+    primary.passMillis(3_000);
+    assertEquals(List.of(), primary.take(waiting), "a job handed out by a primary that stepped down");
+    primary.passMillis(8_000);
+    assertEquals(List.of("TIMED_OUT"), primary.take(waiting));
+    assertEquals("INTERNAL_ERROR", primary.one(waiting, reserveWithTimeout(0)));
+    assertEquals("INTERNAL_ERROR", primary.one(producer, delete(1)));
+    // What it still answers waits for its own binlog alone, not for a lock it no longer holds.
+    assertEquals("FOUND 1 delayed", primary.one(producer, peek(1)));
   }
 
   @Test
