@@ -61,10 +61,12 @@ public final class EngineClient {
     EngineClient client = new EngineClient(vertx, address);
     client.replies = vertx.eventBus().localConsumer(client.front, msg -> {
       List<EngineReply> replies = msg.body().replies();
+      // Checked here, on the thread that writes them out, just before: not in the engine's turn.
+      boolean isTooLate = msg.body().isTooLate();
       for (int i = 0; i < replies.size(); i++) {
         EngineReply reply = replies.get(i);
         client.unreportedBytes += copiedBytes(reply);
-        client.route(reply);
+        client.route(isTooLate ? EngineReplies.failed(reply) : reply);
       }
       if (msg.body().isReceiptWanted() && client.unreportedBytes > 0 && !client.isStopping) {
         // The engine copies no more bodies or documents for this front's sessions while too many are on their way.

@@ -47,6 +47,11 @@ final class DurableReplies {
     return gate.acceptsChanges();
   }
 
+  /** When the replies of this turn must have reached their clients; see {@link ReplicationGate#answerBeforeNanos}. */
+  long answerBeforeNanos() {
+    return gate.answerBeforeNanos();
+  }
+
   /** What the binlog alone made durable, whatever the gate says. */
   long localDurableSequence() {
     return binlog.durableSequence();

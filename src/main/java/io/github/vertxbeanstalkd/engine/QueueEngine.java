@@ -251,6 +251,14 @@ public final class QueueEngine {
     return shipping;
   }
 
+  /**
+   * When (System.nanoTime) the replies this turn produced must have reached their clients: the end
+   * of a replicated primary's lease, else {@link io.github.vertxbeanstalkd.bus.EngineReplies#NO_DEADLINE}.
+   */
+  public long answerBeforeNanos() {
+    return replies.answerBeforeNanos();
+  }
+
   /** A standby: its jobs are its primary's, changed only by the primary's records. */
   private boolean isFollowing() {
     return shipping.isFollowing();

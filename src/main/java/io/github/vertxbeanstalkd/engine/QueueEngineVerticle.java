@@ -306,7 +306,7 @@ public final class QueueEngineVerticle extends VerticleBase {
   }
 
   private void afterWork() {
-    replies.send(bus, isReceiptWanted);
+    replies.send(bus, isReceiptWanted, engine.answerBeforeNanos());
     if (engine.hasYieldedWork() && !isResumeScheduled) {
       isResumeScheduled = true;
       vertx.runOnContext(v -> {

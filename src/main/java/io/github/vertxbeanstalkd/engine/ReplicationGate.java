@@ -1,5 +1,7 @@
 package io.github.vertxbeanstalkd.engine;
 
+import io.github.vertxbeanstalkd.bus.EngineReplies;
+
 /**
  * What a replicated primary's changes need besides the local binlog before a client hears of them
  * (REPLICATION.md): {@code minAcks} standbys' acknowledgements, and a fresh lease on the group's
@@ -18,6 +20,11 @@ class ReplicationGate {
     @Override
     boolean isLeaseFresh() {
       return true;
+    }
+
+    @Override
+    long answerBeforeNanos() {
+      return EngineReplies.NO_DEADLINE;
     }
   };
 
@@ -62,6 +69,17 @@ class ReplicationGate {
    */
   boolean isLeaseFresh() {
     return clock.nanos() < leaseUntilNanos;
+  }
+
+  /**
+   * When (System.nanoTime) the lease runs out, for the fronts that write this turn's replies: a
+   * reply that reaches its front later is not sent (the process stood still in between).
+   */
+  long answerBeforeNanos() {
+    if (leaseUntilNanos == Long.MIN_VALUE) {
+      return System.nanoTime() - 1;
+    }
+    return System.nanoTime() + (leaseUntilNanos - clock.nanos());
   }
 
   /**

@@ -52,12 +52,15 @@ final class TurnReplies implements ReplySink {
    * Sends what this turn produced, each front's replies in the order the engine delivered them.
    *
    * @param isReceiptWanted whether the engine wants to hear what that front received
+   * @param answerBeforeNanos when the lease these replies were made under runs out (System.nanoTime),
+   *     or {@link EngineReplies#NO_DEADLINE}
    */
-  void send(EventBus bus, Predicate<String> isReceiptWanted) {
+  void send(EventBus bus, Predicate<String> isReceiptWanted, long answerBeforeNanos) {
     for (int i = 0; i < outgoing.size(); i++) {
       FrontReplies front = outgoing.get(i);
       // What goes is an immutable copy of the exact size, read later on the front's thread.
-      bus.send(front.address, new EngineReplies(copyOf(front.replies), isReceiptWanted.test(front.address)), SEND);
+      bus.send(front.address, new EngineReplies(copyOf(front.replies), isReceiptWanted.test(front.address),
+          answerBeforeNanos), SEND);
       front.replies.clear();
     }
     outgoing.clear();

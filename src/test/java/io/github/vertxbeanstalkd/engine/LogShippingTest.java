@@ -299,6 +299,21 @@ class LogShippingTest {
   }
 
   @Test
+  void aPrimarysRepliesMustReachTheirClientsBeforeItsLeaseRunsOut() {
+    assertEquals(io.github.vertxbeanstalkd.bus.EngineReplies.NO_DEADLINE, primary.engine.answerBeforeNanos(),
+        "a node that is not replicated");
+    leasedFor3sAcknowledgingAlone();
+    long expected = System.nanoTime() + 3 * FakeClock.SECOND;
+    assertTrue(Math.abs(primary.engine.answerBeforeNanos() - expected) < 1_000_000_000L);
+    primary.clock.advanceMillis(2_000);
+    long left = primary.engine.answerBeforeNanos() - System.nanoTime();
+    assertTrue(left > 0 && left <= 1_000_000_000L, "the lease's end, not a fresh second: " + left);
+    primary.engine.shipping().stopReplicating();
+    assertEquals(io.github.vertxbeanstalkd.bus.EngineReplies.NO_DEADLINE, primary.engine.answerBeforeNanos(),
+        "a primary that stepped down answers only what it may say as a standby");
+  }
+
+  @Test
   void aConfirmationThatWaitedOutAPauseRenewsNothing() {
     replicateUnacknowledged();
     Session producer = primary.open();
