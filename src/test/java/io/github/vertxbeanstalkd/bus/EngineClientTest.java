@@ -16,6 +16,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -23,8 +25,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(VertxExtension.class)
 class EngineClientTest {
 
-  @Test
-  void aStoppingClientStillHearsWhatItsLastRequestsAnswered(Vertx vertx) throws Exception {
+  /**
+   * Runs {@code test} with a client of a real server's engine, on the client's own context, and
+   * returns what the session opened for it heard: once {@code isDone} says so of it, or once
+   * {@code test} completes the promise it gets.
+   */
+  private static List<String> heard(Vertx vertx, Predicate<List<String>> isDone,
+      BiConsumer<EngineClient, Session> test) throws Exception {
     BeanstalkServer server = BeanstalkServer.deploy(vertx, ServerConfig.forTests())
         .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     Promise<List<String>> heard = Promise.promise();
@@ -38,17 +45,29 @@ class EngineClientTest {
             if (reply.hasEnded()) {
               replies.add("(ended)");
             }
+            if (isDone.test(replies)) {
+              heard.tryComplete(replies);
+            }
           });
-          // A client that hangs up in the same turn as its front stops: the put and the close are
-          // still queued when stop() is called.
-          session.submit(List.of(new Command.Put(0, 0, 60, "x".getBytes(StandardCharsets.US_ASCII), true)));
-          session.close(true);
-          engine.stop().onComplete(stopped -> heard.complete(replies));
+          test.accept(engine, new Session(session, replies, heard));
         });
       }
     });
-    assertEquals(List.of("INSERTED 1", "(ended)"),
-        heard.future().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS));
+    return heard.future().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+  }
+
+  /** The session a test drives, what it heard so far, and the promise that ends the test with it. */
+  private record Session(EngineSession session, List<String> replies, Promise<List<String>> done) {}
+
+  @Test
+  void aStoppingClientStillHearsWhatItsLastRequestsAnswered(Vertx vertx) throws Exception {
+    assertEquals(List.of("INSERTED 1", "(ended)"), heard(vertx, r -> false, (engine, s) -> {
+      // A client that hangs up in the same turn as its front stops: the put and the close are
+      // still queued when stop() is called.
+      s.session().submit(List.of(new Command.Put(0, 0, 60, "x".getBytes(StandardCharsets.US_ASCII), true)));
+      s.session().close(true);
+      engine.stop().onComplete(stopped -> s.done().complete(s.replies()));
+    }));
   }
 
   /**
@@ -58,21 +77,9 @@ class EngineClientTest {
    */
   @Test
   void repliesThatArriveAfterTheirLeaseRanOutAnswerInternalError(Vertx vertx) throws Exception {
-    BeanstalkServer server = BeanstalkServer.deploy(vertx, ServerConfig.forTests())
-        .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-    Promise<List<String>> heard = Promise.promise();
-    vertx.deployVerticle(new VerticleBase() {
-      @Override
-      public Future<?> start() {
-        return EngineClient.start(vertx, server.engineAddress()).onSuccess(engine -> {
-          List<String> replies = new ArrayList<>();
-          EngineSession session = engine.open(true, reply -> {
-            reply.replies().forEach(r -> replies.add(ReplyEncoder.encode(r).toString(StandardCharsets.ISO_8859_1).trim()));
-            if (replies.size() == 3) {
-              heard.complete(replies);
-            }
-          });
-          SessionKey key = session.key();
+    assertEquals(List.of("RESERVED 1 1\r\nx", "INSERTED 2", "INTERNAL_ERROR"), heard(vertx, r -> r.size() == 3,
+        (engine, s) -> {
+          SessionKey key = s.session().key();
           byte[] body = "x".getBytes(StandardCharsets.US_ASCII);
           long now = System.nanoTime();
           // As the engine sends them: in time, with no deadline, and too late.
@@ -82,10 +89,6 @@ class EngineClientTest {
               Reply.Number.inserted(2), true, true, false)), false, EngineReplies.NO_DEADLINE));
           vertx.eventBus().send(key.front(), new EngineReplies(List.of(EngineReply.of(key,
               Reply.JobBody.reserved(3, body, "default"), true, true, false)), false, now - 1));
-        });
-      }
-    });
-    assertEquals(List.of("RESERVED 1 1\r\nx", "INSERTED 2", "INTERNAL_ERROR"),
-        heard.future().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS));
+        }));
   }
 }
