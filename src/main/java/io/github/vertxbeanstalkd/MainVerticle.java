@@ -12,6 +12,8 @@ import sun.misc.Signal;
 /**
  * The launcher's main verticle: reads the configuration, deploys the server, wires SIGUSR1 to
  * drain, and SIGTERM and SIGINT to a graceful shutdown that exits with status 0.
+ *
+ * @see <a href="{@docRoot}/../spec/BEHAVIOURS.html">BEHAVIOURS.md</a>
  */
 public final class MainVerticle extends VerticleBase {
   private static final Logger log = LoggerFactory.getLogger(MainVerticle.class);

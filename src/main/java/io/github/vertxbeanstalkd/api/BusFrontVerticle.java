@@ -23,11 +23,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The event-bus front (shared/spec/EVENTBUS.md): takes JSON requests on the public address, which
+ * The event-bus front (EVENTBUS.md): takes JSON requests on the public address, which
  * is registered cluster-wide, runs them as commands of engine sessions, and answers each with JSON
  * or {@code fail(code, WORD)}. A named session lives in the engine while it holds a job or has a
  * request out; when clustered, the sessions of a node that leaves are ended, so their reserved
  * jobs return to ready at once.
+ *
+ * @see <a href="{@docRoot}/../spec/EVENTBUS.html">EVENTBUS.md</a>
  */
 public final class BusFrontVerticle extends VerticleBase {
   private static final Logger log = LoggerFactory.getLogger(BusFrontVerticle.class);

@@ -11,7 +11,11 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
-/** Turns the engine's protocol replies into EVENTBUS.md's JSON replies and failure words. */
+/**
+ * Turns the engine's protocol replies into EVENTBUS.md's JSON replies and failure words.
+ *
+ * @see <a href="{@docRoot}/../spec/EVENTBUS.html">EVENTBUS.md</a>
+ */
 final class BusReplies {
   private BusReplies() {}
 

@@ -16,6 +16,9 @@ import java.util.List;
  * Turns an event-bus request (the {@code action} header and a JSON body) into the protocol's
  * command, checking every field as EVENTBUS.md says: a missing or ill-typed field is BAD_FORMAT,
  * an unknown action UNKNOWN_COMMAND, a body over the size limit JOB_TOO_BIG.
+ *
+ * @see <a href="{@docRoot}/../spec/BEHAVIOURS.html">BEHAVIOURS.md</a>
+ * @see <a href="{@docRoot}/../spec/EVENTBUS.html">EVENTBUS.md</a>
  */
 final class BusRequests {
   /** EVENTBUS.md: the default priority of put and release, 2^31. */

@@ -19,7 +19,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
 /**
- * A typed client of the event-bus API (shared/spec/EVENTBUS.md), for apps in the server's JVM or
+ * A typed client of the event-bus API (EVENTBUS.md), for apps in the server's JVM or
  * on another node of its cluster. It speaks the JSON contract; the queue's refusals fail the
  * futures with a {@link BeanstalkException} that names the protocol's word.
  *
@@ -34,6 +34,9 @@ import java.util.function.Function;
  * new primary takes the address, for up to {@link BeanstalkClientOptions#failoverRetryMillis()};
  * so is a reserve, peek or stats whose reply timed out. Other requests that found the queue
  * unreachable fail with a {@link QueueUnreachableException} that says whether they may have happened.
+ *
+ * @see <a href="{@docRoot}/../spec/EVENTBUS.html">EVENTBUS.md</a>
+ * @see <a href="{@docRoot}/../spec/REPLICATION.html">REPLICATION.md</a>
  */
 public final class BeanstalkClient {
   private final Vertx vertx;

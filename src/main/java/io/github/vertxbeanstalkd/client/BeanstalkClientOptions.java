@@ -7,6 +7,8 @@ import java.util.UUID;
  * reserved jobs belong to, how long a request may take, how much longer than its own timeout a
  * reserve may take before the client gives up on the reply, and for how long after a request
  * finds the queue unreachable (a failover) the client keeps sending it again where that is safe.
+ *
+ * @see <a href="{@docRoot}/../spec/EVENTBUS.html">EVENTBUS.md</a>
  */
 public record BeanstalkClientOptions(String address, String session, long requestTimeoutMillis,
     long reserveMarginMillis, long failoverRetryMillis) {

@@ -5,7 +5,11 @@ import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
-/** A job as reserve and peek return it: its id, its tube and its bytes. */
+/**
+ * A job as reserve and peek return it: its id, its tube and its bytes.
+ *
+ * @see <a href="{@docRoot}/../spec/EVENTBUS.html">EVENTBUS.md</a>
+ */
 public record BeanstalkJob(long id, String tube, Buffer body) {
 
   /** The body read as UTF-8 text. */

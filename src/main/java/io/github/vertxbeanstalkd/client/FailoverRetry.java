@@ -22,6 +22,8 @@ import java.util.function.LongFunction;
  * Each such failure also makes this node look up again who serves the address ({@link
  * AddressRoutes}): after Hazelcast split this node off and merged it back, its route may name a node
  * that no longer serves it, and would go on naming it.
+ *
+ * @see <a href="{@docRoot}/../spec/REPLICATION.html">REPLICATION.md</a>
  */
 final class FailoverRetry {
   private static final long FIRST_BACKOFF_MILLIS = 50;

@@ -17,6 +17,8 @@ import org.slf4j.LoggerFactory;
  * {@link #stop()} lets the handlers that run finish, then ends every slot's session. A failover
  * does not stop it: a reserve that finds the queue unreachable is retried until the new primary
  * answers, and a job whose delete or release is lost comes back (at-least-once).
+ *
+ * @see <a href="{@docRoot}/../spec/REPLICATION.html">REPLICATION.md</a>
  */
 public final class JobConsumer {
   private static final Logger log = LoggerFactory.getLogger(JobConsumer.class);

@@ -14,6 +14,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * to the old primary gets no reply, and Vert.x would only time it out after its send timeout. Each
  * is failed as a timeout, so {@link FailoverRetry} sends again what is safe to repeat. One per
  * Vert.x and group, shared by its clients.
+ *
+ * @see <a href="{@docRoot}/../spec/REPLICATION.html">REPLICATION.md</a>
  */
 final class PrimaryChanges {
   private static final Map<String, PrimaryChanges> BY_VERTX_AND_GROUP = new ConcurrentHashMap<>();

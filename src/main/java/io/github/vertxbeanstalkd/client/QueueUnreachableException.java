@@ -8,6 +8,9 @@ import io.vertx.core.eventbus.ReplyException;
  * ({@code NO_HANDLERS}: the request reached no node, so it did not happen) or no reply came in
  * time ({@code TIMEOUT}: it may or may not have happened). It keeps the event bus's failure type
  * and code, and says whether sending the same request again is safe.
+ *
+ * @see <a href="{@docRoot}/../spec/EVENTBUS.html">EVENTBUS.md</a>
+ * @see <a href="{@docRoot}/../spec/REPLICATION.html">REPLICATION.md</a>
  */
 public final class QueueUnreachableException extends ReplyException {
   private final String action;

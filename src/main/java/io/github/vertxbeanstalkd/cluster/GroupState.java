@@ -2,7 +2,7 @@ package io.github.vertxbeanstalkd.cluster;
 
 
 /**
- * Where this node stands in its replication group (shared/spec/REPLICATION.md), for /healthz,
+ * Where this node stands in its replication group (REPLICATION.md), for /healthz,
  * /readyz, the metrics and the logs. Immutable; {@link GroupStatus} holds the current one.
  *
  * @param role {@code primary}, {@code standby} or {@code syncing}
@@ -16,6 +16,8 @@ package io.github.vertxbeanstalkd.cluster;
  * @param servesProtocol its TCP port serves the queue (a primary; a forwarding standby)
  * @param waitingFor what the node waits for before its group can elect (for example "2 of 3 CP
  *     members"), or null
+ *
+ * @see <a href="{@docRoot}/../spec/REPLICATION.html">REPLICATION.md</a>
  */
 public record GroupState(String role, long term, int standbys, boolean isDegraded, long lagBytes,
     boolean isFencingSafe, long failovers, boolean servesProtocol, String waitingFor) {

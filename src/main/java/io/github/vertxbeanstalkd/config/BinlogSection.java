@@ -14,6 +14,8 @@ import java.util.Set;
  * <p>Read from flat keys ({@code "binlog.dir": "/var/lib/beanstalkd"}) or from a nested object
  * ({@code "binlog": {"dir": ...}}); a flat key wins over the nested one, and an environment variable
  * of {@link #ENVIRONMENT} (merged into the same JSON by vertx-config) over both.
+ *
+ * @see <a href="{@docRoot}/../spec/BEHAVIOURS.html">BEHAVIOURS.md</a>
  */
 public record BinlogSection(Path dir, FsyncSetting fsync, long segmentSizeBytes, boolean isRecoverRequested) {
   /** BEHAVIOURS.md: beanstalkd's {@code -s} default, 10 MiB. */

@@ -5,8 +5,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The event-bus front (shared/spec/EVENTBUS.md): whether it is on, and its address. The address
+ * The event-bus front (EVENTBUS.md): whether it is on, and its address. The address
  * is registered cluster-wide, so clustered Vert.x apps reach it too.
+ *
+ * @see <a href="{@docRoot}/../spec/EVENTBUS.html">EVENTBUS.md</a>
  */
 public record EventBusConfig(boolean isEnabled, String address) {
   /** EVENTBUS.md: the default address. */

@@ -7,6 +7,7 @@ import java.util.Objects;
  * {@code intervalMillis} after each write, or whenever the operating system decides ({@code never}).
  *
  * @param intervalMillis positive for {@link Mode#INTERVAL}, 0 otherwise
+ * @see <a href="{@docRoot}/../spec/BEHAVIOURS.html">BEHAVIOURS.md</a>
  */
 public record FsyncSetting(Mode mode, long intervalMillis) {
   /** When the log writer calls fsync. */

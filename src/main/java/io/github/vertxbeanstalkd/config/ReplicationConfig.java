@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The {@code replication} section (shared/spec/REPLICATION.md): whether this node joins a group,
+ * The {@code replication} section (REPLICATION.md): whether this node joins a group,
  * the group's name, how many standbys must have written a change before its reply, how long a
  * change waits for them, and what a primary with too few of them does.
  *
@@ -14,6 +14,7 @@ import java.util.Set;
  * @param minAcks standbys that must have written a change before the client gets its reply; 0 is
  *     asynchronous
  * @param ackTimeoutMillis how long a change waits for {@code minAcks}
+ * @see <a href="{@docRoot}/../spec/REPLICATION.html">REPLICATION.md</a>
  */
 public record ReplicationConfig(boolean isEnabled, String group, int minAcks, long ackTimeoutMillis,
     WhenTooFewStandbys whenTooFewStandbys) {

@@ -15,6 +15,7 @@ import java.util.Set;
  * @param listeners the {@code listeners} list: addresses served besides {@code host}/{@code port}
  *     and {@code tls.port}, TCP (IPv4 or IPv6) or unix domain sockets, plain or TLS
  * @param tubes the {@code tubes} section: settings by tube name, {@code "*"} for every tube's defaults
+ * @see <a href="{@docRoot}/../spec/BEHAVIOURS.html">BEHAVIOURS.md</a>
  */
 public record ServerConfig(String host, int port, int maxJobSizeBytes, BinlogSection binlog, boolean isTcpEnabled,
     EventBusConfig eventBus, HttpConfig http, boolean isMetricsEnabled,

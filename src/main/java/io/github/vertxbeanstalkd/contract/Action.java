@@ -3,6 +3,8 @@ package io.github.vertxbeanstalkd.contract;
 /**
  * EVENTBUS.md's actions: the words a request names in its {@link #HEADER} header, one per command the
  * event-bus API serves, shared by the event-bus front that parses them and the client that sends them.
+ *
+ * @see <a href="{@docRoot}/../spec/EVENTBUS.html">EVENTBUS.md</a>
  */
 public enum Action {
   PUT("put"),

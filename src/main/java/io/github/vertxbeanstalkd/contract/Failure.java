@@ -3,6 +3,8 @@ package io.github.vertxbeanstalkd.contract;
 /**
  * EVENTBUS.md's failure words, each with the failure code the event-bus front passes to
  * {@code message.fail(code, WORD)}. The codes borrow HTTP's meanings so that they read at a glance.
+ *
+ * @see <a href="{@docRoot}/../spec/EVENTBUS.html">EVENTBUS.md</a>
  */
 public enum Failure {
   BAD_FORMAT(400),

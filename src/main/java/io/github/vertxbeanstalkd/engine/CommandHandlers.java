@@ -8,7 +8,12 @@ import io.github.vertxbeanstalkd.protocol.Reply;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
-/** What each command that changes jobs does, through the state's owners, and the reply it gets. */
+/**
+ * What each command that changes jobs does, through the state's owners, and the reply it gets.
+ *
+ * @see <a href="{@docRoot}/../spec/BEHAVIOURS.html">BEHAVIOURS.md</a>
+ * @see <a href="{@docRoot}/../spec/REPLICATION.html">REPLICATION.md</a>
+ */
 final class CommandHandlers extends SessionCommands {
   /** What the handlers work with; {@code yield} and {@code close} reach back into the engine. */
   record Context(Tubes tubes, JobTransitions jobs, MemoryCap memory, CommandCounts counts, Binlog binlog,

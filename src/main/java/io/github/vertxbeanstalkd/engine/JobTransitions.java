@@ -21,6 +21,9 @@ import io.github.vertxbeanstalkd.store.SlotHeap;
  * reserve, unreserve, delay, bury, kick, expire, remove. Each change that must survive a restart
  * is appended to the {@link Binlog} here, and nowhere else. Changes a restart undoes anyway (a
  * reservation, its TTR, a touch) are not logged: reserved jobs come back ready.
+ *
+ * @see <a href="{@docRoot}/../spec/BEHAVIOURS.html">BEHAVIOURS.md</a>
+ * @see <a href="{@docRoot}/../spec/REPLICATION.html">REPLICATION.md</a>
  */
 final class JobTransitions {
   /** Told when a job becomes ready, so blocked reservers can be served at once. */

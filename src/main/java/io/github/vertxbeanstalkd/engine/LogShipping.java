@@ -12,6 +12,8 @@ import io.github.vertxbeanstalkd.persistence.Replay;
  * standby applies the primary's records, in order, to its jobs and its own binlog, so that a
  * promotion needs no replay. A record means here what it means in a replay ({@link Replay#changed}):
  * jobs reserved on the primary are ready here, as after a restart. Engine thread only.
+ *
+ * @see <a href="{@docRoot}/../spec/REPLICATION.html">REPLICATION.md</a>
  */
 public final class LogShipping implements ShippingPort {
   /**

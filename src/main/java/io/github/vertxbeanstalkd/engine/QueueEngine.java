@@ -28,6 +28,8 @@ import org.slf4j.LoggerFactory;
  * <p>Durability: a reply leaves only once every record appended before it is durable under the
  * fsync policy, so no client ever sees an effect (INSERTED, DELETED, a job handed out) that a crash
  * could take back. Replies wait per session, in order, which also paces pipelining clients.
+ *
+ * @see <a href="{@docRoot}/../spec/BEHAVIOURS.html">BEHAVIOURS.md</a>
  */
 public final class QueueEngine {
   private static final Logger log = LoggerFactory.getLogger(QueueEngine.class);

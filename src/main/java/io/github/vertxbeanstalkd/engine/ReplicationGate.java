@@ -8,6 +8,8 @@ import io.github.vertxbeanstalkd.bus.EngineReplies;
  * lock. Owned by the engine and changed only by requests on its thread; the lease is measured on
  * the engine's own monotonic clock, so a primary resumed after a pause (SIGSTOP, a long GC)
  * acknowledges nothing until the lock is confirmed again, whatever ran first after the pause.
+ *
+ * @see <a href="{@docRoot}/../spec/REPLICATION.html">REPLICATION.md</a>
  */
 class ReplicationGate {
   /** Nothing besides the local binlog. */

@@ -8,6 +8,8 @@ import java.util.List;
  * The engine's view of one client: used tube, watch list, reserved jobs, a reserve it may be
  * blocked in, the commands queued behind that reserve ({@link CommandQueue}), and replies not yet
  * delivered. Which front it came through, and what it stands for there, the engine does not know.
+ *
+ * @see <a href="{@docRoot}/../spec/BEHAVIOURS.html">BEHAVIOURS.md</a>
  */
 final class Session {
   /** protocol.txt: the safety margin before a reserved job's deadline. */

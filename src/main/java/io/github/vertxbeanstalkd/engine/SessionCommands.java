@@ -12,6 +12,8 @@ import java.util.function.Supplier;
 /**
  * The commands that read the queue or change a session's own tubes: use, watch, ignore, the peeks,
  * the stats and lists, pause-tube; {@link CommandHandlers} adds those that change jobs.
+ *
+ * @see <a href="{@docRoot}/../spec/BEHAVIOURS.html">BEHAVIOURS.md</a>
  */
 abstract class SessionCommands implements Command.Handler<Session, Reply> {
   final CommandHandlers.Context c;

@@ -8,6 +8,8 @@ import io.github.vertxbeanstalkd.bus.EngineRequest;
  * The engine's own interface for the replication layer (REPLICATION.md): a primary's stream of
  * changes and the gate its replies wait at, and a standby's copy of the primary's jobs. Used only
  * on the engine's thread, through an {@link EngineRequest.OnEngine} request naming this type.
+ *
+ * @see <a href="{@docRoot}/../spec/REPLICATION.html">REPLICATION.md</a>
  */
 public interface ShippingPort {
   /**

@@ -2,7 +2,11 @@ package io.github.vertxbeanstalkd.engine;
 
 import io.github.vertxbeanstalkd.store.SlotHeap;
 
-/** A named queue: its ready heap, delayed heap, buried FIFO, waiting reservers, pause and counters. */
+/**
+ * A named queue: its ready heap, delayed heap, buried FIFO, waiting reservers, pause and counters.
+ *
+ * @see <a href="{@docRoot}/../spec/BEHAVIOURS.html">BEHAVIOURS.md</a>
+ */
 final class Tube {
   final String name;
   /** This tube's number in the job records; reused once the tube is gone. */

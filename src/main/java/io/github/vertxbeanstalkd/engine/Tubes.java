@@ -8,6 +8,8 @@ import java.util.List;
 /**
  * The tubes that exist, in list-tubes order, which of them are paused, and which sessions use and
  * watch each: the one owner of the use and watch counts that keep a tube alive.
+ *
+ * @see <a href="{@docRoot}/../spec/BEHAVIOURS.html">BEHAVIOURS.md</a>
  */
 final class Tubes {
   static final String DEFAULT = "default";

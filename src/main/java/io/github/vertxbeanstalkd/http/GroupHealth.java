@@ -6,7 +6,9 @@ import io.vertx.core.json.JsonObject;
 
 /**
  * What /healthz and /readyz say about this node's place in its replication group
- * (shared/spec/REPLICATION.md, "Roles"). A node that is not replicated gets nothing added.
+ * (REPLICATION.md, "Roles"). A node that is not replicated gets nothing added.
+ *
+ * @see <a href="{@docRoot}/../spec/REPLICATION.html">REPLICATION.md</a>
  */
 final class GroupHealth {
   private final GroupStatus status;

@@ -12,9 +12,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 
 /**
- * The {@code beanstalkd_replication_*} series of shared/spec/REPLICATION.md, read from the node's
+ * The {@code beanstalkd_replication_*} series of REPLICATION.md, read from the node's
  * {@link GroupStatus}. They are registered once the node has a role, so a node that is not
  * replicated exports none of them; the ack histogram appears once the node is primary.
+ *
+ * @see <a href="{@docRoot}/../spec/REPLICATION.html">REPLICATION.md</a>
  */
 final class GroupSeries {
   private static final List<String> ROLES = List.of(GroupState.PRIMARY, GroupState.STANDBY, GroupState.SYNCING);

@@ -7,6 +7,8 @@ import java.nio.file.Path;
  * segment size, and whether a damaged log may be started by skipping what cannot be read. The
  * server's configuration reads and validates them; this record only refuses values the writer
  * cannot work with.
+ *
+ * @see <a href="{@docRoot}/../spec/BEHAVIOURS.html">BEHAVIOURS.md</a>
  */
 public record BinlogConfig(Path dir, FsyncPolicy fsync, long segmentSizeBytes, boolean isRecoverRequested) {
   /** BEHAVIOURS.md: beanstalkd's {@code -s} default, 10 MiB. */

@@ -13,6 +13,8 @@ import java.nio.file.StandardOpenOption;
  * An exclusive lock on {@code dir/lock}, held while a server uses the binlog directory, so that a
  * second server on the same directory fails at start (BEHAVIOURS.md, {@code -b}). The operating
  * system drops the lock when the process dies, so a crash leaves no stale lock behind.
+ *
+ * @see <a href="{@docRoot}/../spec/BEHAVIOURS.html">BEHAVIOURS.md</a>
  */
 final class DirectoryLock implements AutoCloseable {
   static final String FILE_NAME = "lock";

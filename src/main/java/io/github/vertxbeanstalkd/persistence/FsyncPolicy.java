@@ -3,6 +3,8 @@ package io.github.vertxbeanstalkd.persistence;
 /**
  * When the log writer calls fsync, and therefore when a change counts as durable enough to be
  * acknowledged (the {@code binlog.fsync} setting).
+ *
+ * @see <a href="{@docRoot}/../spec/BEHAVIOURS.html">BEHAVIOURS.md</a>
  */
 public sealed interface FsyncPolicy {
 

@@ -4,6 +4,8 @@ package io.github.vertxbeanstalkd.persistence;
  * The state a job is stored in. A reserved job is stored as ready: after a restart nobody holds it
  * (BEHAVIOURS.md, {@code -b}: a job that was reserved comes back ready). The codes are part of the
  * on-disk format (FORMAT.md).
+ *
+ * @see <a href="{@docRoot}/../spec/BEHAVIOURS.html">BEHAVIOURS.md</a>
  */
 public enum SnapshotState {
   READY(0), DELAYED(1), BURIED(2);

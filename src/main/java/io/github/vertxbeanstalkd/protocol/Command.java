@@ -6,6 +6,8 @@ import java.util.Set;
  * A parsed client command as an immutable value. Numbers that the protocol defines as unsigned
  * 32-bit are kept in an {@code int} and read with {@link Integer#toUnsignedLong}; job ids are
  * unsigned 64-bit in a {@code long}.
+ *
+ * @see <a href="{@docRoot}/../spec/BEHAVIOURS.html">BEHAVIOURS.md</a>
  */
 public sealed interface Command extends ParsedLine {
 

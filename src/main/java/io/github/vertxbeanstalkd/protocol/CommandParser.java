@@ -8,6 +8,8 @@ import java.util.function.IntPredicate;
  * finds the command word and reads its arguments as beanstalkd 1.12 does (BEHAVIOURS.md 1 to 4).
  * The line is read as bytes, in place, with no String or object of its own per line; a parser is
  * therefore one connection's, used on one thread.
+ *
+ * @see <a href="{@docRoot}/../spec/BEHAVIOURS.html">BEHAVIOURS.md</a>
  */
 public final class CommandParser {
   /** BEHAVIOURS.md 1: the line buffer holds 224 bytes, CR LF included. */

@@ -2,7 +2,11 @@ package io.github.vertxbeanstalkd.protocol;
 
 import io.github.vertxbeanstalkd.protocol.CommandParser.Arguments;
 
-/** The argument readers where beanstalkd 1.12 departs from the plain "word, space, arguments" rules. */
+/**
+ * The argument readers where beanstalkd 1.12 departs from the plain "word, space, arguments" rules.
+ *
+ * @see <a href="{@docRoot}/../spec/BEHAVIOURS.html">BEHAVIOURS.md</a>
+ */
 final class Quirks {
   /** BEHAVIOURS.md 10: counted as {@code cmd-pause-tube} although the reply is BAD_FORMAT. */
   private static final Command.Invalid COUNTED_PAUSE_TUBE_BAD_FORMAT =

@@ -7,6 +7,8 @@ import java.util.function.LongFunction;
 /**
  * The command words in the order beanstalkd 1.12 tries them, each with the reader of its
  * arguments: a line belongs to the first word it starts with (BEHAVIOURS.md 2).
+ *
+ * @see <a href="{@docRoot}/../spec/BEHAVIOURS.html">BEHAVIOURS.md</a>
  */
 enum Verb {
   // BEHAVIOURS.md 2: a word that takes arguments includes its space, so "put" alone is

@@ -14,6 +14,8 @@ import org.slf4j.LoggerFactory;
  * ({@link GroupLock#takeIds}), so that no id is issued by two nodes whatever the network does
  * (REPLICATION.md), even by a cut-off primary that acknowledges asynchronously (minAcks 0). The
  * next range is taken once half of the current one is issued. Runs on the replication node's context.
+ *
+ * @see <a href="{@docRoot}/../spec/REPLICATION.html">REPLICATION.md</a>
  */
 final class IdRanges {
   private static final Logger log = LoggerFactory.getLogger(IdRanges.class);

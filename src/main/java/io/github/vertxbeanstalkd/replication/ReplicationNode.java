@@ -38,12 +38,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * This node's part in its replication group (shared/spec/REPLICATION.md): it competes for the
+ * This node's part in its replication group (REPLICATION.md): it competes for the
  * group's lock; while it holds it, it is the primary (its fronts open, its changes shipped, its
  * replies acknowledged only with minAcks standbys and a fresh lease, the connections standbys
  * forward served); otherwise it follows the primary as a standby. Either way it says where the
  * primary is ({@link PrimaryRoute}), for this node's TCP connections. Every change of role is
  * logged with its term.
+ *
+ * @see <a href="{@docRoot}/../spec/REPLICATION.html">REPLICATION.md</a>
  */
 public final class ReplicationNode extends VerticleBase {
   private static final Logger log = LoggerFactory.getLogger(ReplicationNode.class);

@@ -19,6 +19,8 @@ import io.netty.buffer.ByteBuf;
  * before any copy that stores it. A line is gathered in a fixed array of {@link
  * CommandParser#MAX_LINE_BYTES}; a longer one is counted, not kept, and answered BAD_FORMAT at its
  * CR LF (BEHAVIOURS.md 1).
+ *
+ * @see <a href="{@docRoot}/../spec/BEHAVIOURS.html">BEHAVIOURS.md</a>
  */
 final class CommandReader {
   /** Receives what the reader finds, in input order. */

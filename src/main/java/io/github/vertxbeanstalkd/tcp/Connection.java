@@ -21,6 +21,8 @@ import java.util.List;
  * <p>Memory stays bounded: input is read ahead by at most {@link #INPUT_LIMIT_BYTES}, and replies
  * wait as references while the socket's write queue is full, during which nothing more is read;
  * what waits so is counted with every other connection's in {@link HeldReplies}.
+ *
+ * @see <a href="{@docRoot}/../spec/BEHAVIOURS.html">BEHAVIOURS.md</a>
  */
 final class Connection implements CommandReader.Listener, ChannelIo.Listener, HeldReplies.Holder, ReadAhead.Waiter {
   static final int INPUT_LIMIT_BYTES = 64 * 1024;

@@ -11,6 +11,8 @@ import io.vertx.core.net.NetSocket;
  * replies. BEHAVIOURS.md 1 needs it (a reserve blocked at that moment answers TIMED_OUT before the
  * close), and Vert.x 5 core has no public API for it, so this one class reaches into the Netty
  * channel through {@link NetSocketInternal}; everything else uses public APIs only.
+ *
+ * @see <a href="{@docRoot}/../spec/BEHAVIOURS.html">BEHAVIOURS.md</a>
  */
 final class HalfClose {
   private HalfClose() {}

@@ -34,6 +34,8 @@ import org.slf4j.LoggerFactory;
  * <p>While the group's record says that the primary of a term acknowledged changes alone, no
  * standby holds them: only the node that led that term, still holding what it led, may compete
  * (REPLICATION.md "What is promised").
+ *
+ * @see <a href="{@docRoot}/../spec/REPLICATION.html">REPLICATION.md</a>
  */
 public final class Candidacy {
   private static final Logger log = LoggerFactory.getLogger(Candidacy.class);

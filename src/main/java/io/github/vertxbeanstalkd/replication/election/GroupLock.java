@@ -8,6 +8,8 @@ package io.github.vertxbeanstalkd.replication.election;
  * node that takes the lock claims it for its term first, so an isolated primary cannot go on alone
  * and no standby that lacks what was acknowledged alone is promoted. Implementations block, so they
  * run on a thread of their own, never on an event loop.
+ *
+ * @see <a href="{@docRoot}/../spec/REPLICATION.html">REPLICATION.md</a>
  */
 public interface GroupLock {
   /** Hears what becomes of the lock, on the lock's own thread. */

@@ -9,6 +9,8 @@ import java.util.List;
  * A routed connection's used tube and watch list, kept as the engine keeps them (BEHAVIOURS.md 9)
  * from the replies to its use, watch and ignore commands, and the commands that give a new
  * session on another primary the same ones, in the same order.
+ *
+ * @see <a href="{@docRoot}/../spec/BEHAVIOURS.html">BEHAVIOURS.md</a>
  */
 final class ConnectionTubes {
   private static final String DEFAULT = "default";

@@ -14,6 +14,8 @@ import java.util.UUID;
  * protocol"): each runs on the group's primary as {@link PrimaryRoute} names it, on this node's
  * engine when this node is the primary, forwarded to the primary's {@link ForwardedSessionsVerticle}
  * otherwise, and moves when the primary changes.
+ *
+ * @see <a href="{@docRoot}/../spec/REPLICATION.html">REPLICATION.md</a>
  */
 public final class Forwarding implements ConnectionRouting {
   private final PrimaryRoute route;

@@ -22,6 +22,9 @@ import org.slf4j.LoggerFactory;
  * whose replies were lost. While no primary has it, a reserve-with-timeout answers TIMED_OUT at its
  * deadline, as the primary would have. Replies reach the listener in the order the commands came,
  * one each.
+ *
+ * @see <a href="{@docRoot}/../spec/BEHAVIOURS.html">BEHAVIOURS.md</a>
+ * @see <a href="{@docRoot}/../spec/REPLICATION.html">REPLICATION.md</a>
  */
 final class RoutedConnection implements ConnectionSession {
   private static final Logger log = LoggerFactory.getLogger(RoutedConnection.class);

@@ -9,6 +9,8 @@ import org.slf4j.LoggerFactory;
  * and given back once the standbys hold all it acknowledged alone. A primary cut off from the
  * record's majority cannot take it: its changes wait, then are refused. One write at a time; a
  * failed write is tried again after {@link #RETRY_NANOS}. Runs on the replication node's context.
+ *
+ * @see <a href="{@docRoot}/../spec/REPLICATION.html">REPLICATION.md</a>
  */
 final class AloneDecision {
   private static final Logger log = LoggerFactory.getLogger(AloneDecision.class);
