@@ -10,6 +10,8 @@ import io.vertx.core.internal.ContextInternal;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The one way into the queue engine, for every front: it opens sessions, sends their requests in
@@ -18,6 +20,7 @@ import java.util.List;
  * front's own context only.
  */
 public final class EngineClient {
+  private static final Logger log = LoggerFactory.getLogger(EngineClient.class);
   /** Hears the engine's replies for one session, in order. */
   @FunctionalInterface
   public interface Listener {
@@ -63,6 +66,10 @@ public final class EngineClient {
       List<EngineReply> replies = msg.body().replies();
       // Checked here, on the thread that writes them out, just before: not in the engine's turn.
       boolean isTooLate = msg.body().isTooLate();
+      if (isTooLate) {
+        log.warn("{} session(s)' replies reached this front after the lease on the group's lock they were made "
+            + "under ran out (the process stood still?): they answer INTERNAL_ERROR", replies.size());
+      }
       for (int i = 0; i < replies.size(); i++) {
         EngineReply reply = replies.get(i);
         client.unreportedBytes += copiedBytes(reply);
