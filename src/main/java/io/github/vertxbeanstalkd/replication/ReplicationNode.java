@@ -253,6 +253,12 @@ public final class ReplicationNode extends VerticleBase {
 
   private void promote(long newTerm, long confirmedAtNanos, boolean isAlone) {
     if (role.equals(GroupState.PRIMARY)) {
+      if (newTerm != term) {
+        // Won again under a new fence while still serving the old one (its loss not heard yet): the
+        // lock and the term served must be one, so let both go and compete afresh.
+        lock.release(newTerm);
+        stepDown("took the lock again as term " + newTerm + " while primary of term " + term);
+      }
       return;
     }
     boolean hadPrimary = follower.newestTerm() > 0;
@@ -368,6 +374,10 @@ public final class ReplicationNode extends VerticleBase {
       return;
     }
     log.warn("replication: role standby (was primary of term {}): {}", term, why);
+    // Not the primary any more: whatever the reason, the lock must not stay here, or no one else
+    // could take it (a partition run: a primary that read a newer term in the group's record kept
+    // the lock, and the group had no primary for minutes).
+    lock.release(term);
     shipper.stop();
     shipper = null;
     // Its anchors go before it follows anyone: they describe a log that changes from now on.

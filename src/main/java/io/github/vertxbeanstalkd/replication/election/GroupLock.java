@@ -75,6 +75,14 @@ public interface GroupLock {
    */
   java.util.List<String> otherMemberIds();
 
+  /**
+   * This node no longer serves {@code term} of its own accord (it stepped down: a newer term in the
+   * group's record, a standby that saw a newer term): the lock, if still held as {@code term}, is let
+   * go, and competed for again as before. A node that is not the primary never keeps the lock: the
+   * others could never take it.
+   */
+  void release(long term);
+
   /** Stops competing; a held lock is released. */
   void stop();
 

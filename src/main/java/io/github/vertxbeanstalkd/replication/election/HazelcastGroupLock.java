@@ -22,6 +22,8 @@ import org.slf4j.LoggerFactory;
 public final class HazelcastGroupLock implements GroupLock {
   private static final Logger log = LoggerFactory.getLogger(HazelcastGroupLock.class);
   private static final long CONFIRM_MILLIS = 500;
+  /** After letting the lock go of its own accord, how long this node leaves it to the others. */
+  private static final long RELEASED_PAUSE_MILLIS = 1000;
   private final HazelcastInstance hz;
   private final String name;
   /**
@@ -31,6 +33,8 @@ public final class HazelcastGroupLock implements GroupLock {
   private volatile GroupRecords records;
   private final ExecutorService lockThread;
   private volatile boolean isRunning;
+  /** The term this node stepped down from of its own accord: the lock thread lets it go (0: none). */
+  private volatile long releaseTerm;
   private Thread runner;
   /** Keeps the CP members whole, so that the lock keeps its majority. */
   private final CpMembership membership;
@@ -85,6 +89,11 @@ public final class HazelcastGroupLock implements GroupLock {
   }
 
   @Override
+  public void release(long term) {
+    releaseTerm = term;
+  }
+
+  @Override
   public void stop() {
     isRunning = false;
     lockThread.execute(() -> {
@@ -104,22 +113,42 @@ public final class HazelcastGroupLock implements GroupLock {
     membership.stop();
   }
 
-  /** Acquires, confirms every half second while held, and competes again once lost. */
+  /**
+   * Acquires, confirms every half second while held, and competes again once lost. The lock never
+   * stays on this node while it does not serve as its term: a fence this thread may still hold (its
+   * node stepped down, a try or a confirmation failed half way) is let go before anything else.
+   */
   private void compete(Listener listener, java.util.function.BooleanSupplier mayCompete,
       java.util.function.LongSupplier ledTerm) {
     FencedLock lock = hz.getCPSubsystem().getLock(name);
     records = new GroupRecords(hz, name);
+    // Whether this thread may hold the lock without serving it: after its node stepped down, or a
+    // call that failed without saying whether it took or kept the lock.
+    boolean mayHold = false;
     while (isRunning) {
       long term = 0;
       try {
-        if (!mayCompete.getAsBoolean()) {
+        boolean may = mayCompete.getAsBoolean();
+        if (mayHold && (!may || releaseTerm != 0)) {
+          letGo(lock);
+          mayHold = false;
+          if (releaseTerm != 0) {
+            releaseTerm = 0;
+            // The others first: this node competes again only after a pause, and only if it may.
+            Thread.sleep(RELEASED_PAUSE_MILLIS);
+            continue;
+          }
+        }
+        if (!may) {
           Thread.sleep(100);
           continue;
         }
         // No waiting inside the lock: whether this node may take over is decided afresh each try.
+        mayHold = true;
         term = lock.tryLockAndGetFence();
         if (term == FencedLock.INVALID_FENCE) {
           term = 0;
+          mayHold = false;
           Thread.sleep(100);
           continue;
         }
@@ -133,16 +162,25 @@ public final class HazelcastGroupLock implements GroupLock {
           claimed = -1;
         }
         if (claimed < 0) {
-          unlockQuietly(lock);
+          letGo(lock);
+          mayHold = false;
           term = 0;
           Thread.sleep(500);
           continue;
         }
+        releaseTerm = 0;
         listener.acquired(term, sent, GroupRecords.isAlone(claimed));
         while (isRunning) {
           Thread.sleep(CONFIRM_MILLIS);
+          if (releaseTerm == term) {
+            log.info("replication: letting the group's lock go as term {}: this node stepped down", term);
+            term = 0;
+            break;
+          }
           sent = System.nanoTime();
-          if (!lock.isLockedByCurrentThread() || lock.getFence() != term) {
+          boolean isLocked = lock.isLockedByCurrentThread();
+          if (!isLocked || lock.getFence() != term) {
+            mayHold = isLocked;
             listener.lost(term, "the lock is held by another node now");
             break;
           }
@@ -153,7 +191,8 @@ public final class HazelcastGroupLock implements GroupLock {
         return;
       } catch (RuntimeException e) {
         // LockOwnershipLostException (our CP session was closed), IndeterminateOperationStateException
-        // (the CP group cannot be reached), and the like: step down, then compete again.
+        // (the CP group cannot be reached), and the like: step down, then compete again; the lock is
+        // let go first if this thread still holds it.
         if (term != 0) {
           listener.lost(term, e.getClass().getSimpleName() + ": " + e.getMessage());
         } else {
@@ -164,11 +203,13 @@ public final class HazelcastGroupLock implements GroupLock {
     }
   }
 
-  private static void unlockQuietly(FencedLock lock) {
-    try {
+  /**
+   * Lets go of every hold this thread has on the lock (a reentrant try may have taken it twice).
+   * Throws when the CP group cannot be reached: the caller tries again on its next round.
+   */
+  private static void letGo(FencedLock lock) {
+    while (lock.isLockedByCurrentThread()) {
       lock.unlock();
-    } catch (RuntimeException e) {
-      log.debug("letting the group's lock go: {}", e.toString());
     }
   }
 

@@ -71,6 +71,8 @@ class CandidacyTest {
         return null;
       }
 
+      public void release(long term) {}
+
       public java.util.concurrent.CompletionStage<Long> takeIds(long atLeast, long count) {
         throw new UnsupportedOperationException("a standby takes no ids");
       }

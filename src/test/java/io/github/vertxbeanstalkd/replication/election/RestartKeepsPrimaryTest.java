@@ -3,20 +3,12 @@ package io.github.vertxbeanstalkd.replication.election;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import com.hazelcast.config.Config;
-import com.hazelcast.config.InMemoryXmlConfig;
-import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.cp.internal.RaftService;
 import com.hazelcast.cp.internal.raft.impl.RaftNode;
 import com.hazelcast.instance.impl.HazelcastInstanceProxy;
 import io.github.vertxbeanstalkd.Await;
-import io.github.vertxbeanstalkd.LoopbackPorts;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -32,12 +24,10 @@ import org.junit.jupiter.api.Test;
  * primary's calls to the lock's group then go to its address.
  */
 class RestartKeepsPrimaryTest {
-  private static final String VERTX_NODE_ID = "__vertx.nodeId";
   private static final long SEATED_MILLIS = 60_000;
   /** Far below Hazelcast's own removal of a missing CP member (missing-cp-member-auto-removal-seconds, 30). */
   private static final long SEAT_REMOVED_MILLIS = 10_000;
-  private final String cluster = "restart-keeps-primary-" + UUID.randomUUID();
-  private final List<Integer> ports = List.of(LoopbackPorts.unused(), LoopbackPorts.unused(), LoopbackPorts.unused());
+  private final CpTestMembers cp = new CpTestMembers("restart-keeps-primary");
   private final HazelcastInstance[] members = new HazelcastInstance[3];
   private final HazelcastGroupLock[] locks = new HazelcastGroupLock[3];
   private final AtomicLong confirmations = new AtomicLong();
@@ -171,16 +161,8 @@ class RestartKeepsPrimaryTest {
   }
 
   private HazelcastInstance member(int i) throws IOException {
-    StringBuilder list = new StringBuilder();
-    ports.forEach(p -> list.append("<member>127.0.0.1:").append(p).append("</member>"));
-    String xml = Files.readString(Path.of("conf", "cluster-group.xml"))
-        .replaceFirst("<cluster-name>[^<]*</cluster-name>", "<cluster-name>" + cluster + "</cluster-name>")
-        .replaceFirst("<port [^>]*>\\d+</port>", "<port auto-increment=\"false\">" + ports.get(i) + "</port>")
-        .replaceFirst("(?s)<tcp-ip enabled=\"true\">.*?</tcp-ip>", "<tcp-ip enabled=\"true\">" + list + "</tcp-ip>");
-    Config config = new InMemoryXmlConfig(xml);
-    // What vertx-hazelcast sets on every member: a restarted process has a new one.
-    config.getMemberAttributeConfig().setAttribute(VERTX_NODE_ID, UUID.randomUUID().toString());
-    return Hazelcast.newHazelcastInstance(config);
+    return cp.member(i);
   }
+
 
 }
