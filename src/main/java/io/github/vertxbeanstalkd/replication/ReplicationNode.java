@@ -200,7 +200,7 @@ public final class ReplicationNode extends VerticleBase {
         .compose(v -> follower.start())
         .onSuccess(v -> {
           tickTimer = vertx.setPeriodic(TICK_MILLIS, id -> tick());
-          lock.start(new LockEvents(), candidacy::mayCompete, () -> ledTerm);
+          lock.start(new LockEvents(), candidacy::mayCompete, () -> ledTerm, follower::copiedTerm);
           log.info("replication: node {} of group '{}' started (minAcks {}, whenTooFewStandbys {}), fencing {}",
               nodeId, config.group(), config.minAcks(), config.whenTooFewStandbys().word(),
               lock.isSafe() ? "safe (CP subsystem)" : "UNSAFE");

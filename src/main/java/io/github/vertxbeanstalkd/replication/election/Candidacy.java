@@ -111,6 +111,16 @@ public final class Candidacy {
       return false;
     }
     long alone = aloneTerm();
+    if (alone >= 0 && alone < copied) {
+      // The record names a term older than the one whose stream this node holds complete, which
+      // carries all that term acknowledged alone: nothing is held back (GroupRecords#claim).
+      if (alone != loggedAloneTerm) {
+        loggedAloneTerm = alone;
+        log.info("replication: the group's record says the primary of term {} acknowledged changes alone; this "
+            + "node holds the stream of term {}, which carries them", alone, copied);
+      }
+      alone = -1;
+    }
     if (alone != -1) {
       if (alone >= 0 && alone != loggedAloneTerm) {
         loggedAloneTerm = alone;

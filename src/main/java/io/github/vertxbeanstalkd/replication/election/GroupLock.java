@@ -34,10 +34,12 @@ public interface GroupLock {
    * by taking over (it is not caught up, or another standby holds more) lets the lock be. Once it
    * holds the lock it claims the record for the new term, unless the record says the primary of an
    * earlier term acknowledged changes alone and that term is not {@code ledTerm} (the term this
-   * node led last, whose changes it still holds; -1: none): then it lets the lock go again.
+   * node led last, whose changes it still holds; -1: none) and not older than {@code heldTerm}
+   * (the newest term whose stream this node holds complete, which holds all that older terms
+   * acknowledged; -1: none): then it lets the lock go again.
    */
   void start(Listener listener, java.util.function.BooleanSupplier mayCompete,
-      java.util.function.LongSupplier ledTerm);
+      java.util.function.LongSupplier ledTerm, java.util.function.LongSupplier heldTerm);
 
   /**
    * The term whose primary acknowledged changes alone, as the record says now (a linearizable

@@ -34,17 +34,22 @@ final class GroupRecords {
    * at the same moment either lands first (and this node lets the lock go) or finds the new term.
    * Blocking: the lock's thread only.
    *
+   * <p>A record that names a term older than {@code heldTerm} (the newest term whose stream this
+   * node holds complete) holds nothing back: that newer term's primary took over holding all the
+   * older one acknowledged alone, and its stream carries it. Such a record was seen in a partition
+   * run five minutes and eight terms after its term ended, with every node waiting on it.
+   *
    * @return the record written, or -1 when the record names another term that went on alone
    */
-  long claim(long term, long ledTerm) throws Exception {
+  long claim(long term, long ledTerm, long heldTerm) throws Exception {
     while (true) {
       long now = record.getAsync().toCompletableFuture().get(RECORD_MILLIS, TimeUnit.MILLISECONDS);
-      if (isAlone(now) && termOf(now) != ledTerm) {
+      if (isAlone(now) && termOf(now) != ledTerm && termOf(now) >= heldTerm) {
         log.info("replication: won the lock as term {}, but the primary of term {} acknowledged changes alone: "
             + "only it may take over; letting the lock go", term, termOf(now));
         return -1;
       }
-      long wanted = encode(term, isAlone(now));
+      long wanted = encode(term, isAlone(now) && termOf(now) >= heldTerm);
       RecordSwap swap = new RecordSwap(now, wanted, System.currentTimeMillis() + RECORD_MILLIS);
       if (record.alterAndGetAsync(swap).toCompletableFuture().get(RECORD_MILLIS, TimeUnit.MILLISECONDS) == wanted) {
         return wanted;

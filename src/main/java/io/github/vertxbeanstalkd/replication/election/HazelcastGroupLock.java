@@ -79,12 +79,12 @@ public final class HazelcastGroupLock implements GroupLock {
 
   @Override
   public void start(Listener listener, java.util.function.BooleanSupplier mayCompete,
-      java.util.function.LongSupplier ledTerm) {
+      java.util.function.LongSupplier ledTerm, java.util.function.LongSupplier heldTerm) {
     isRunning = true;
     membership.start();
     lockThread.execute(() -> {
       runner = Thread.currentThread();
-      compete(listener, mayCompete, ledTerm);
+      compete(listener, mayCompete, ledTerm, heldTerm);
     });
   }
 
@@ -119,7 +119,7 @@ public final class HazelcastGroupLock implements GroupLock {
    * node stepped down, a try or a confirmation failed half way) is let go before anything else.
    */
   private void compete(Listener listener, java.util.function.BooleanSupplier mayCompete,
-      java.util.function.LongSupplier ledTerm) {
+      java.util.function.LongSupplier ledTerm, java.util.function.LongSupplier heldTerm) {
     FencedLock lock = hz.getCPSubsystem().getLock(name);
     records = new GroupRecords(hz, name);
     // Whether this thread may hold the lock without serving it: after its node stepped down, or a
@@ -155,7 +155,7 @@ public final class HazelcastGroupLock implements GroupLock {
         long sent = System.nanoTime();
         long claimed;
         try {
-          claimed = records.claim(term, ledTerm.getAsLong());
+          claimed = records.claim(term, ledTerm.getAsLong(), heldTerm.getAsLong());
         } catch (Exception e) {
           log.info("replication: won the lock as term {}, but could not claim the group's record ({}); letting "
               + "the lock go", term, e.toString());

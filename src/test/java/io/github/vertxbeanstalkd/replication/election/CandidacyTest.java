@@ -57,7 +57,7 @@ class CandidacyTest {
   private static GroupLock recordingAlone(long aloneTerm, String... ids) {
     return new GroupLock() {
       public void start(Listener listener, java.util.function.BooleanSupplier mayCompete,
-          java.util.function.LongSupplier ledTerm) {}
+          java.util.function.LongSupplier ledTerm, java.util.function.LongSupplier heldTerm) {}
 
       public long aloneTerm() {
         return aloneTerm;
@@ -119,6 +119,14 @@ class CandidacyTest {
     answers("other", 100);
     assertFalse(candidacy(holding(100, "old-primary"), recordingAlone(5, "other")).mayCompete(),
         "took over although the primary of term 5 acknowledged changes no standby holds");
+  }
+
+  @Test
+  void aRecordOfAnOlderTermThanTheStreamHeldHoldsNothingBack() {
+    // This node holds the stream of term 5 complete, which carries all that term 3 acknowledged alone.
+    answers("other", 100);
+    assertTrue(candidacy(holding(100, "old-primary"), recordingAlone(3, "other")).mayCompete(),
+        "waited on a record of term 3 although it holds the stream of term 5");
   }
 
   @Test

@@ -46,7 +46,7 @@ class LockReleaseTest {
 
       @Override
       public void lost(long term, String why) {}
-    }, mayCompete, () -> -1);
+    }, mayCompete, () -> -1, () -> -1);
   }
 
   @Test

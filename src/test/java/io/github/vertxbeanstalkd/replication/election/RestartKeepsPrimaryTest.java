@@ -52,7 +52,7 @@ class RestartKeepsPrimaryTest {
       members[i] = member(i);
     }
     locks[0] = new HazelcastGroupLock(members[0], "restart");
-    locks[0].start(new PrimaryListener(), () -> true, () -> -1);
+    locks[0].start(new PrimaryListener(), () -> true, () -> -1, () -> -1);
     for (int i = 1; i < 3; i++) {
       startStandbyLock(i);
     }
@@ -123,7 +123,7 @@ class RestartKeepsPrimaryTest {
 
       @Override
       public void lost(long t, String why) {}
-    }, never, () -> -1);
+    }, never, () -> -1, () -> -1);
   }
 
   /** Transfers the Raft leadership of the lock's CP group ("default") and of METADATA to member {@code i}. */
