@@ -21,6 +21,20 @@ final class CpTestMembers {
     this.cluster = name + "-" + UUID.randomUUID();
   }
 
+  /** Stops each lock, then ends each member at once (nulls are skipped). */
+  static void stop(HazelcastGroupLock[] locks, HazelcastInstance[] members) {
+    for (HazelcastGroupLock lock : locks) {
+      if (lock != null) {
+        lock.stop();
+      }
+    }
+    for (HazelcastInstance member : members) {
+      if (member != null) {
+        member.getLifecycleService().terminate();
+      }
+    }
+  }
+
   /** Member {@code i} (0 to 2), started; a member started again at {@code i} is a new process at the same address. */
   HazelcastInstance member(int i) throws IOException {
     StringBuilder list = new StringBuilder();

@@ -2,17 +2,10 @@ package io.github.vertxbeanstalkd.replication.election;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import com.hazelcast.config.Config;
-import com.hazelcast.config.InMemoryXmlConfig;
-import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
-import io.github.vertxbeanstalkd.LoopbackPorts;
 import io.github.vertxbeanstalkd.cluster.Waits;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -22,8 +15,7 @@ import org.junit.jupiter.api.Test;
  * joined one at a time.
  */
 class CpWaitTest {
-  private final String cluster = "cp-wait-" + UUID.randomUUID();
-  private final List<Integer> ports = List.of(LoopbackPorts.unused(), LoopbackPorts.unused(), LoopbackPorts.unused());
+  private final CpTestMembers cp = new CpTestMembers("cp-wait");
   private final List<HazelcastInstance> members = new ArrayList<>();
 
   @AfterEach
@@ -44,15 +36,9 @@ class CpWaitTest {
   }
 
   private HazelcastInstance member(int i) throws Exception {
-    StringBuilder list = new StringBuilder();
-    ports.forEach(p -> list.append("<member>127.0.0.1:").append(p).append("</member>"));
-    String xml = Files.readString(Path.of("conf", "cluster-group.xml"))
-        .replaceFirst("<cluster-name>[^<]*</cluster-name>", "<cluster-name>" + cluster + "</cluster-name>")
-        .replaceFirst("<port [^>]*>\\d+</port>", "<port auto-increment=\"false\">" + ports.get(i) + "</port>")
-        .replaceFirst("(?s)<tcp-ip enabled=\"true\">.*?</tcp-ip>", "<tcp-ip enabled=\"true\">" + list + "</tcp-ip>");
-    Config config = new InMemoryXmlConfig(xml);
-    HazelcastInstance member = Hazelcast.newHazelcastInstance(config);
+    HazelcastInstance member = cp.member(i);
     members.add(member);
     return member;
   }
+
 }

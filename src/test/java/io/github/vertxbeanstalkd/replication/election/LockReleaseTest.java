@@ -23,14 +23,7 @@ class LockReleaseTest {
 
   @AfterEach
   void stop() {
-    for (int i = 0; i < 3; i++) {
-      if (locks[i] != null) {
-        locks[i].stop();
-      }
-      if (members[i] != null) {
-        members[i].getLifecycleService().terminate();
-      }
-    }
+    CpTestMembers.stop(locks, members);
   }
 
   private void startLock(int i, java.util.function.BooleanSupplier mayCompete) {

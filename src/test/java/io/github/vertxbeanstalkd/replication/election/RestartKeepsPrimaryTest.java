@@ -36,14 +36,7 @@ class RestartKeepsPrimaryTest {
 
   @AfterEach
   void stop() {
-    for (int i = 0; i < 3; i++) {
-      if (locks[i] != null) {
-        locks[i].stop();
-      }
-      if (members[i] != null) {
-        members[i].getLifecycleService().terminate();
-      }
-    }
+    CpTestMembers.stop(locks, members);
   }
 
   @Test
