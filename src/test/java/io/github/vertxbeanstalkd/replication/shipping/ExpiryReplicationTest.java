@@ -32,8 +32,7 @@ class ExpiryReplicationTest {
   @Test
   void theStandbyHasTheSettingsAndWhatTheyExpired() throws Exception {
     pair = new ShippingPair(dir).startPrimary().startStandbyServer();
-    pair.follow();
-    Waits.until(() -> pair.isFollowing() ? true : null, WAIT_MILLIS, () -> "the copy never completed");
+    pair.followCopied();
     assertEquals(true, pair.onPrimaryEngine(e -> e.tubeSettings("buries",
         new TubeSettings(null, null, null, null, 1L, TubeSettings.BURY))).isChanged());
     assertEquals(true, pair.onPrimaryEngine(e -> e.tubeSettings("deletes",

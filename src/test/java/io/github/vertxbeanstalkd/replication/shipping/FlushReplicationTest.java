@@ -35,8 +35,7 @@ class FlushReplicationTest {
   @Test
   void theStandbyLosesTheFlushedJobsAndKeepsTheOthers() throws Exception {
     pair = new ShippingPair(dir).startPrimary().startStandbyServer();
-    pair.follow();
-    Waits.until(() -> pair.isFollowing() ? true : null, WAIT_MILLIS, () -> "the copy never completed");
+    pair.followCopied();
     try (TestClient c = TestClient.open(pair.primaryPort(), 10_000)) {
       c.send("use big").expect("USING big");
       StringBuilder batch = new StringBuilder();

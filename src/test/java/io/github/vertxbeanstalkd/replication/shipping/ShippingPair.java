@@ -171,6 +171,13 @@ final class ShippingPair implements AutoCloseable {
     return this;
   }
 
+  /** {@link #follow()}, then waits until the standby's copy is complete and it follows the stream. */
+  ShippingPair followCopied() {
+    follow();
+    io.github.vertxbeanstalkd.Await.until("the standby's copy completed", this::isFollowing, 60_000);
+    return this;
+  }
+
   /** The standby stops at once: it no longer takes batches, and its server closes. */
   void killStandby() {
     on(() -> {

@@ -59,8 +59,7 @@ class TubeSettingsReplicationTest {
       c.send("kick 1").expect("KICKED 1");
     }
     // The copy: the table and both notes come with the jobs.
-    pair.follow();
-    Waits.until(() -> pair.isFollowing() ? true : null, WAIT_MILLIS, () -> "the copy never completed");
+    pair.followCopied();
     Map<String, TubeSettings> copied = pair.onPrimaryEngine(engine -> engine.tubeSettings(null, null)).table();
     assertEquals(copied, pair.onStandbyEngine(e -> e.tubeSettings(null, null)).table());
     // The stream: a change of the table, and a kicked job's next reserve.
