@@ -3,24 +3,15 @@ package io.github.vertxbeanstalkd.http;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.github.vertxbeanstalkd.TestClient;
 import io.github.vertxbeanstalkd.cluster.GroupMembers;
 import io.github.vertxbeanstalkd.cluster.GroupState;
 import io.github.vertxbeanstalkd.cluster.GroupStatus;
 import io.github.vertxbeanstalkd.config.HttpConfig;
-import io.github.vertxbeanstalkd.config.ServerConfig;
-import io.github.vertxbeanstalkd.tcp.DeployedServerTest;
-import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
-import org.openqa.selenium.Dimension;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.Select;
 
@@ -29,41 +20,10 @@ import org.openqa.selenium.support.ui.Select;
  * drawn, their numbers follow jobs put, reserved and deleted over the protocol, in total and per
  * tube; a node of a replication group lists the group's nodes; the raw counters are folded away.
  */
-class DashboardBrowserTest extends DeployedServerTest {
+class DashboardBrowserTest extends BrowserPageTest {
   private static final String TUBE = "emails";
   /** The put line's colour in dashboard.js, as the canvas holds it. */
   private static final int[] PUT_RGB = {0x1a, 0x73, 0xe8};
-
-  @TempDir
-  static Path profile;
-  private static HeadlessBrowser browser;
-  private static String whyNoBrowser;
-
-  @Override
-  protected ServerConfig config() {
-    return ServerConfig.forTests().withHttp(HttpConfig.onFreePort("127.0.0.1"));
-  }
-
-  @BeforeAll
-  static void startBrowser() {
-    whyNoBrowser = HeadlessBrowser.whyNone();
-    if (whyNoBrowser == null) {
-      browser = HeadlessBrowser.start(profile);
-    }
-  }
-
-  @AfterAll
-  static void quitBrowser() {
-    if (browser != null) {
-      browser.close();
-    }
-  }
-
-  @BeforeEach
-  void desktopWindow() {
-    assumeTrue(browser != null, () -> "browser test skipped: " + whyNoBrowser);
-    browser.driver.manage().window().setSize(new Dimension(1280, 900));
-  }
 
   @Test
   void chartsAreDrawnAndTheirNumbersFollowPutsReservesAndDeletes() {

@@ -1,23 +1,13 @@
 package io.github.vertxbeanstalkd.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.github.vertxbeanstalkd.TestClient;
-import io.github.vertxbeanstalkd.config.HttpConfig;
-import io.github.vertxbeanstalkd.config.ServerConfig;
-import io.github.vertxbeanstalkd.tcp.DeployedServerTest;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
-import org.openqa.selenium.Dimension;
 import org.openqa.selenium.NoAlertPresentException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -28,39 +18,8 @@ import org.openqa.selenium.support.ui.Select;
  * and previous, the body filter, and each job's peek, kick and delete, checked over the protocol.
  * Skips without Debian's chromium and chromium-driver, unless {@code BEANSTALKD_BROWSER_TESTS=required}.
  */
-class JobListPageBrowserTest extends DeployedServerTest {
+class JobListPageBrowserTest extends BrowserPageTest {
   private static final String TUBE = "orders";
-
-  @TempDir
-  static Path profile;
-  private static HeadlessBrowser browser;
-  private static String whyNoBrowser;
-
-  @Override
-  protected ServerConfig config() {
-    return ServerConfig.forTests().withHttp(HttpConfig.onFreePort("127.0.0.1"));
-  }
-
-  @BeforeAll
-  static void startBrowser() {
-    whyNoBrowser = HeadlessBrowser.whyNone();
-    if (whyNoBrowser == null) {
-      browser = HeadlessBrowser.start(profile);
-    }
-  }
-
-  @AfterAll
-  static void quitBrowser() {
-    if (browser != null) {
-      browser.close();
-    }
-  }
-
-  @BeforeEach
-  void desktopWindow() {
-    assumeTrue(browser != null, () -> "browser test skipped: " + whyNoBrowser);
-    browser.driver.manage().window().setSize(new Dimension(1280, 900));
-  }
 
   @Test
   void theListPagesFiltersAndActsOnJobs() {
