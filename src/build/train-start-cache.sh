@@ -54,7 +54,7 @@ until [ -n "$port" ]; do
   port=$(sed -n 's/.* listening on 127\.0\.0\.1:\([0-9]*\) .*/\1/p' "$work/server.log" | head -1)
 done
 
-# The cases the server meets in production and in first-seconds.py: one producer, many producers,
+# The cases the server meets in production and in first_seconds.py: one producer, many producers,
 # producers with consumers, and a drain (reserve + delete of a backlog).
 bench() {
   "$java_bin" -cp "$jar:$bench_jar" io.github.vertxbeanstalkd.bench.Bench --target 127.0.0.1:$port --warmup-ms 0 "$@" \

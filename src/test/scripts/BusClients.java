@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Producers and consumers of the queue over the event bus, for the kill test (kill-test.py): a
+ * Producers and consumers of the queue over the event bus, for the kill test (kill_test.py): a
  * Vert.x node that joins the replication group's Hazelcast cluster as a lite member (no CP seat,
  * no data partitions) and uses the product's typed client, {@link BeanstalkClient}, as an app on
  * another node of the cluster would. Run with the JDK's source launcher, no build step:
@@ -43,7 +43,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Producer k puts bodies PREFIX p k - n, one at a time, at most --rate a second (0: as fast as
  * acknowledged); consumer k reserves from the tube (1 s timeout) with a client of its own (a
  * session of its own) and deletes each job it gets. Every event is one line on stdout, flushed, in
- * the format src/test/scripts/README.md gives under "Failover under load" (what kill-test.py reads).
+ * the format src/test/scripts/README.md gives under "Failover under load" (what kill_test.py reads).
  * Logs go to stderr (System.out is pointed there too, so that nothing else writes on the events).
  * It runs until stdin closes or SIGTERM: producers stop putting, consumers delete what they hold
  * and end their sessions (their jobs return to ready), and the node leaves the cluster; every step

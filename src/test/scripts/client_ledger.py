@@ -1,6 +1,6 @@
 """What clients of a replication group were told, and the checker that judges it.
 
-Shared by kill-test.py and partition-test.py (python3 standard library only). Written against
+Shared by kill_test.py and partition_test.py (python3 standard library only). Written against
 the contract shared/spec/REPLICATION.md only: the figures are what clients saw, never what the
 nodes say about themselves.
 

@@ -32,7 +32,6 @@ About (warm + window + start-up) per run: with the defaults, 5 cases x 2 servers
 about 25 s, 13 minutes. Loopback only; every process it starts is ended by its pid.
 """
 import argparse
-import importlib.util
 import json
 import os
 import re
@@ -41,11 +40,8 @@ import sys
 import threading
 import time
 from datetime import datetime
+import first_seconds as fs  # beside this file
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-_spec = importlib.util.spec_from_file_location("first_seconds", os.path.join(HERE, "first-seconds.py"))
-fs = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(fs)
 
 CASES = {
     "put1": ("put c=1", "--mode put -c 1 -p 1"),

@@ -15,7 +15,7 @@ import java.lang.management.OperatingSystemMXBean;
 record MemoryBudget(long heapMaxBytes, long directMaxBytes, long storeLimitBytes, long maxMemoryBytes,
     long machineBytes, boolean isHeapChosen) {
   /**
-   * RSS beside the heap and direct memory, measured with conf/jvm.options (hostile-memory.py --nmt):
+   * RSS beside the heap and direct memory, measured with conf/jvm.options (hostile_memory.py --nmt):
    * about 90 MiB at start, and 10-17 MiB more once a random stream has made the JIT compile what it
    * reaches (code, the compilers' arenas, class metadata) and libc keeps what they freed. The rest is
    * the class-data archive, symbols, thread stacks, the collector's tables and the JVM's own code.

@@ -181,7 +181,7 @@ public final class ServerMetrics implements EngineObserver {
    * is a pass over every meter (measured: 2 ms for one tube's five at 25,000 meters), and the engine
    * registered all of them again at each change of the tube set, so with 5,000 tubes and one tube
    * made and dropped every 0.3 s its thread stalled for up to 550-805 ms (a put-and-delete's max;
-   * 12-13 ms with this, 4-5 ms for beanstalkd; src/test/scripts/tube-churn.py). Held weakly, as Micrometer holds its gauges' objects, so a server
+   * 12-13 ms with this, 4-5 ms for beanstalkd; src/test/scripts/tube_churn.py). Held weakly, as Micrometer holds its gauges' objects, so a server
    * that is gone leaves no series behind in a registry it shared.
    */
   private static final class TubeSeries implements MultiCollector {

@@ -18,7 +18,7 @@ final class BatchLimits {
    * objects on the engine's turn before any front counts them as held: at a thousand a batch, 64
    * connections that pipelined stats and list-tubes without reading had about 65,000 replies made
    * at once, and a server with -Xmx128m ended with OutOfMemoryError
-   * (src/test/scripts/hostile-memory.py, its slow phase, in a 512 MiB container).
+   * (src/test/scripts/hostile_memory.py, its slow phase, in a 512 MiB container).
    */
   static final int MAX_BATCH_DOCUMENTS = 32;
   /** A command read and not yet answered, on the heap: the command, its places in the batch and the engine's queue. */

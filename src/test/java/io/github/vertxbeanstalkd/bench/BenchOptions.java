@@ -132,7 +132,7 @@ final class BenchOptions {
       "Read cases from standard input, one per line (the options of one case, e.g. --target",
       "  127.0.0.1:11301 --mode put -c 50 --warmup-ms 0 --duration-ms 5000), and run each the moment",
       "  its line arrives, its timed window starting then: connecting counts. For scripts that start",
-      "  a server and send the line as its port opens (src/test/scripts/first-seconds.py); the JVM",
+      "  a server and send the line as its port opens (src/test/scripts/first_seconds.py); the JVM",
       "  stays warm from one case to the next. Prints each result's lines and then a line \"done\"."})
   boolean isStdin;
   @Option(names = "--slice-ms", paramLabel = "MS", description = {

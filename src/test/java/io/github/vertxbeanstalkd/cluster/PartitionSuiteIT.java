@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * The partition suite's short version: {@code src/test/scripts/partition-test.py} (three nodes of
+ * The partition suite's short version: {@code src/test/scripts/partition_test.py} (three nodes of
  * the packaged jar, each in a network namespace of its own on one bridge, set up as the multi-host
  * guide says, an app beside each node) with the primary cut off from both standbys for 10 s,
  * packets dropped: about a minute and a half. It fails when the script's checker finds a violation of
@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * (src/test/scripts/README.md, "Partitions"; its figures are in src/site/markdown/multi-host.md).
  */
 class PartitionSuiteIT {
-  private static final Path SCRIPT = Path.of("src", "test", "scripts", "partition-test.py");
+  private static final Path SCRIPT = Path.of("src", "test", "scripts", "partition_test.py");
   private static final Path JAR = Path.of("target", "vertx-beanstalkd.jar");
   private static final Path OUT = Path.of("target", "partition-suite");
   /** The script bounds its own waits (start 180 s, each recovery 120 s); this bounds the whole. */

@@ -18,7 +18,7 @@ median, minimum and maximum of each figure. Each server is stopped with SIGTERM 
 Usage (from the repository root, after `mvn -B -q package -DskipTests`; copy the jar first so a
 rebuild does not replace it mid-run):
     cp target/vertx-beanstalkd.jar /tmp/compat.jar
-    flock /tmp/bench.lock python3 src/test/scripts/first-reply.py --jar /tmp/compat.jar --runs 9
+    flock /tmp/bench.lock python3 src/test/scripts/first_reply.py --jar /tmp/compat.jar --runs 9
 Options: --jar PATH, --jvm-options FILE [conf/jvm.options], --runs N [7], --no-beanstalkd,
          --conf JSON (more of our config keys; '{"metrics":{"enabled":false}}' to compare
          without metrics), --extra-jvm=ARG (repeatable; the = is needed, as ARG starts with -),

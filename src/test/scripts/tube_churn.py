@@ -13,7 +13,7 @@ engine's thread register Micrometer gauges for every tube at each change (up to 
 5,000 tubes); this is the command that shows it.
 
 Usage (from the repository root, the jar copied aside; timing-sensitive, so under the lock):
-    flock /tmp/cluster.lock taskset -c 1 python3 src/test/scripts/tube-churn.py --jar /tmp/j.jar --rounds 2
+    flock /tmp/cluster.lock taskset -c 1 python3 src/test/scripts/tube_churn.py --jar /tmp/j.jar --rounds 2
 Prints one line per run (ops, p50, p99, p99.9, max) and the medians per server.
 """
 import argparse
@@ -27,9 +27,8 @@ import sys
 import tempfile
 import threading
 import time
+import soak  # beside this file  (free_port)
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import soak  # noqa: E402  (free_port)
 
 HOST = soak.HOST
 

@@ -10,7 +10,7 @@ the primary is known, so the primary's core does what the unreplicated server's 
 replicated/unreplicated; p99 in microseconds.
 
 Usage (after mvn -B -q package -DskipTests):
-    python3 src/test/scripts/bench-replication.py [--rounds 5] [--duration-ms 3000] [--fsync always,50]
+    python3 src/test/scripts/bench_replication.py [--rounds 5] [--duration-ms 3000] [--fsync always,50]
 Loopback only; every process it starts is ended by its pid.
 """
 import argparse

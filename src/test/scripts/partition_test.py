@@ -58,10 +58,10 @@ violation; 2 set-up failed (not root, no `ip netns`, no jar, the group never for
 passed (what was measured up to then is reported).
 
 Usage (from the repository root, as root, after mvn -B -q package -DskipTests):
-    python3 src/test/scripts/partition-test.py --faults all --report pt-report.json
-    python3 src/test/scripts/partition-test.py --faults primary-isolated:drop,flapping:reject \\
+    python3 src/test/scripts/partition_test.py --faults all --report pt-report.json
+    python3 src/test/scripts/partition_test.py --faults primary-isolated:drop,flapping:reject \\
         --when-too-few refuse
-    python3 src/test/scripts/partition-test.py --cleanup
+    python3 src/test/scripts/partition_test.py --cleanup
 """
 import argparse
 import atexit

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Prints the records of a binlog directory (FORMAT.md, version 1), oldest first, one a line.
 
-  src/test/scripts/binlog-dump.py DIR            every record
-  src/test/scripts/binlog-dump.py DIR ID [ID...] the records that name these job ids
+  src/test/scripts/binlog_dump.py DIR            every record
+  src/test/scripts/binlog_dump.py DIR ID [ID...] the records that name these job ids
 
 For looking at what a crash left behind; it checks nothing and stops at the first bad frame of a
 segment. Checksums (CRC32C) are not verified.

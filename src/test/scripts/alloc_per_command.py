@@ -26,7 +26,7 @@ Where: --profile adds `jdk.ObjectAllocationSample` (with stacks) to the window's
 prints the heaviest allocation sites (class and top frames); the .jfr stays in --out.
 
 Usage (after mvn -B -o -q package -DskipTests):
-    python3 src/test/scripts/alloc-per-command.py [--cases put,cycle,drain] [--warm-s 15]
+    python3 src/test/scripts/alloc_per_command.py [--cases put,cycle,drain] [--warm-s 15]
         [--measure-s 10] [--profile] [--binlog] [--jar target/vertx-beanstalkd.jar]
 Servers run on CPU 0 and the generator on CPU 1 when taskset exists (--no-pin to leave them
 free). Allocation per command depends little on the machine's load, but some: work done once per

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where a JFR recording's CPU samples and allocations went, in a few tables.
 
-Usage: src/test/scripts/jfr-top.py RECORDING.jfr [--thread SUBSTRING] [--top N]
+Usage: src/test/scripts/jfr_top.py RECORDING.jfr [--thread SUBSTRING] [--top N]
 
 Reads `jfr print --json --events jdk.ExecutionSample,jdk.ObjectAllocationSample` and prints:
 samples per thread; the hottest methods by own samples and by samples with the method anywhere

@@ -30,16 +30,16 @@ targets are issue 43's: jobs at least 0.9x beanstalkd's in every case, p99 at mo
 Usage (from the repository root, after `mvn -B -o -q package -DskipTests`; copy the jar first so
 that a rebuild does not replace it mid-run; about 9 minutes with the defaults, --max-minutes):
     cp target/vertx-beanstalkd.jar /tmp/fs.jar
-    flock /tmp/cluster.lock python3 src/test/scripts/first-seconds.py --jar /tmp/fs.jar
+    flock /tmp/cluster.lock python3 src/test/scripts/first_seconds.py --jar /tmp/fs.jar
 
 One command per figure:
-    first seconds, all three cases:   first-seconds.py --jar JAR
-    one case:                         first-seconds.py --jar JAR --cases put50
-    two builds in the same run:       first-seconds.py --jar NEW.jar --variant old:OLD.jar
-    a setting against the default:    first-seconds.py --jar JAR --variant nometrics:JAR:'{"metrics":{"enabled":false}}'
-    from the exec, JDK 17 and 25:      first-seconds.py --jar JAR --from-exec --label jdk17 \
+    first seconds, all three cases:   first_seconds.py --jar JAR
+    one case:                         first_seconds.py --jar JAR --cases put50
+    two builds in the same run:       first_seconds.py --jar NEW.jar --variant old:OLD.jar
+    a setting against the default:    first_seconds.py --jar JAR --variant nometrics:JAR:'{"metrics":{"enabled":false}}'
+    from the exec, JDK 17 and 25:      first_seconds.py --jar JAR --from-exec --label jdk17 \
                                          --variant jdk25:JAR --java-for jdk25:/usr/lib/jvm/temurin-25-jdk-amd64/bin/java
-    JVM arguments against none:       first-seconds.py --jar JAR --variant c1:JAR:'{}:-XX:TieredStopAtLevel=1'
+    JVM arguments against none:       first_seconds.py --jar JAR --variant c1:JAR:'{}:-XX:TieredStopAtLevel=1'
 
 Options: --jar PATH (ours, and the generator's classes), --jvm-options FILE [conf/jvm.options],
          --java PATH [java] (ours), --java-for LABEL:PATH (repeatable: the java of a --variant),

@@ -23,7 +23,7 @@ back, and how long the old primary, restarted, takes beyond its own replay.
      nodes' job counts (/api/stats current-jobs-ready + delayed + buried).
 
 Usage (after mvn -B -q package -DskipTests), under the heavy lock:
-    flock /tmp/vb-heavy.lock python3 src/test/scripts/rejoin-at-depth.py [--jobs 5000000] [--size 100]
+    flock /tmp/vb-heavy.lock python3 src/test/scripts/rejoin_at_depth.py [--jobs 5000000] [--size 100]
 Loopback only; every process it starts is ended by its pid; JAR=... picks the build.
 """
 import argparse

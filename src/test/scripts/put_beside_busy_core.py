@@ -1,26 +1,20 @@
 #!/usr/bin/env python3
-"""A control for bench-full-copy.py: put c=50 on a primary with one standby following, pinned as that
+"""A control for bench_full_copy.py: put c=50 on a primary with one standby following, pinned as that
 script pins them (the primary on CPU 0; the standby and the load generator on CPU 1), without and
 with busy loops pinned to CPU 1, as a copying standby's apply would keep that core busy. No copy at
 all: what the puts lose here is the shared core's, not the copy's design.
 
 Usage (after mvn -B -q package -DskipTests; JAR=... picks the build):
-    python3 src/test/scripts/put-beside-busy-core.py [--rounds 2] [--loops 0,1,2] [--put-ms 4000]
+    python3 src/test/scripts/put_beside_busy_core.py [--rounds 2] [--loops 0,1,2] [--put-ms 4000]
 Loopback only; every process it starts (three nodes, the busy loops) is ended by its pid.
 """
 import argparse
-import importlib.util
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-_spec = importlib.util.spec_from_file_location("bench_full_copy", os.path.join(HERE, "bench-full-copy.py"))
-bfc = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(bfc)
+import bench_full_copy as bfc  # beside this file
 
 
 def main():

@@ -7,11 +7,11 @@ primary must stay primary through that (with --target standby), and after the fa
 the primary causes, the new primary must stay primary through the old one's return (--target
 primary). A change of primary, or of its term, that no kill caused is a spurious failover.
 
-Reuses kill-test.py's nodes, group and connection (three nodes of the shaded jar on 127.0.0.1,
+Reuses kill_test.py's nodes, group and connection (three nodes of the shaded jar on 127.0.0.1,
 one JVM each, with conf/cluster-group.xml made this run's own: cluster name and ports).
 Light load: one producer putting a small job every 20 ms, one consumer reserving and deleting,
 each on whatever node serves, ignoring errors (the load is there to keep the Raft log and the
-stream busy, not to check the promise: kill-test.py does that).
+stream busy, not to check the promise: kill_test.py does that).
 
 Each cycle:
   1. waits for the group to be stable (one primary serving, two standbys caught up), notes the
@@ -27,10 +27,9 @@ It also counts, per cycle, the lines "is closed by server" in the nodes' logs.
 Bounded: every wait has a deadline; every JVM started is ended by its pid. Outside CI.
 
 Usage (from the repository root, after mvn -B -q package -DskipTests):
-    flock /tmp/cluster.lock python3 src/test/scripts/restart-test.py --cycles 40 --target alternate
+    flock /tmp/cluster.lock python3 src/test/scripts/restart_test.py --cycles 40 --target alternate
 """
 import argparse
-import importlib.util
 import json
 import os
 import shutil
@@ -39,11 +38,7 @@ import tempfile
 import threading
 import time
 import uuid
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location("kill_test", os.path.join(HERE, "kill-test.py"))
-kt = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(kt)
+import kill_test as kt  # beside this file
 
 
 def load(stopping, group, counts):

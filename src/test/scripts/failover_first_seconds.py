@@ -5,7 +5,7 @@ Each round starts a three-node replication group (minAcks 1, fsync 50 ms, binlog
 directory), every node on CPU 0, one after the other: each node's warm-up has the core to itself, as
 on machines of their own (--start-together starts them at once, their three warm-ups sharing the
 core); once the primary is known the two standbys move to CPU 1 (as
-bench-replication.py --standby-cpus 1 does: the primary's core does what a lone server's does plus
+bench_replication.py --standby-cpus 1 does: the primary's core does what a lone server's does plus
 shipping). The load generator (the bench jar's Bench in --stdin mode, one warm JVM for the whole script)
 is on CPU 1.
 
@@ -34,9 +34,9 @@ same node later, and the failover time (kill to the new primary serving).
 
 Usage (from the repository root, after mvn -B -q package -DskipTests; about 1.5 minutes a round
 and build):
-    flock /tmp/cluster.lock python3 src/test/scripts/failover-first-seconds.py --jar target/vertx-beanstalkd.jar
+    flock /tmp/cluster.lock python3 src/test/scripts/failover_first_seconds.py --jar target/vertx-beanstalkd.jar
 From the kill, through a sidecar, on JDK 25 (the AOT cache as conf/jvm.options names it):
-    python3 src/test/scripts/failover-first-seconds.py --from-kill \
+    python3 src/test/scripts/failover_first_seconds.py --from-kill \
         --java /usr/lib/jvm/temurin-25-jdk-amd64/bin/java --jar target/vertx-beanstalkd.jar
 Loopback only; every process it starts is ended by its pid.
 """

@@ -106,10 +106,10 @@ cycle has the wall-clock time of its fault ("fault_clock").
 
 Usage (from the repository root):
     mvn -B -q -o package -DskipTests
-    python3 src/test/scripts/kill-test.py --fault kill --min-acks 1
-    python3 src/test/scripts/kill-test.py --fault stop --stop-seconds 8 --cycles 10
-    python3 src/test/scripts/kill-test.py --clients sidecar --fault kill --when-too-few serve
-    python3 src/test/scripts/kill-test.py --cluster-config conf/cluster-group.xml --report /tmp/kt.json
+    python3 src/test/scripts/kill_test.py --fault kill --min-acks 1
+    python3 src/test/scripts/kill_test.py --fault stop --stop-seconds 8 --cycles 10
+    python3 src/test/scripts/kill_test.py --clients sidecar --fault kill --when-too-few serve
+    python3 src/test/scripts/kill_test.py --cluster-config conf/cluster-group.xml --report /tmp/kt.json
 --cluster-config is a Hazelcast XML file (a loopback group with the CP Subsystem on three
 members), or "generate" (the default while conf/cluster-group.xml is absent): one file per node, a
 cluster name of this run's own, free ports, CP Subsystem with 3 members and short timeouts.
@@ -146,7 +146,7 @@ import urllib.request
 import uuid
 
 # The clients, their ledger and the checker live in client_ledger.py beside this file (shared with
-# partition-test.py); restart-test.py reaches Conn, clock, wait_for and DeadlinePassed through this module.
+# partition_test.py); restart_test.py reaches Conn, clock, wait_for and DeadlinePassed through this module.
 from client_ledger import (HOST, POLL_SECONDS, PROBE_SECONDS, Conn, Consumer, DeadlinePassed, Ledger, Producer,
                            analyse, clock, drain, now, tube_stats, wait_for)
 from bench_jar import bench_classpath  # beside this file

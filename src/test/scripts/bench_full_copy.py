@@ -18,13 +18,13 @@ during the copy against without it.
 Each node's CPU from the subscription to the copy's end (/proc, per thread) says which side is busy.
 With --jfr DIR every node records (JFR, settings=profile) and, once the copy ends, what each
 recorded during it is dumped to DIR/<node>-<role>.jfr (jcmd JFR.dump; the nodes end by SIGKILL, so
-a recording dumped at exit would be lost); src/test/scripts/jfr-top.py summarises them.
+a recording dumped at exit would be lost); src/test/scripts/jfr_top.py summarises them.
 The heap: the primary's live heap, what each full collection left in its GC log (SerialGC; young
 collections' sizes count the old generation's garbage too), in the --window-s seconds before the
 copy (idle, at depth) and while the copy ran.
 
 Usage (after mvn -B -q package -DskipTests):
-    python3 src/test/scripts/bench-full-copy.py [--jobs 5000000] [--size 100] [--put-ms 4000]
+    python3 src/test/scripts/bench_full_copy.py [--jobs 5000000] [--size 100] [--put-ms 4000]
         [--jvm-option=-Xmx1g]   (added to every node's conf/jvm.options; JAR=... picks the build)
 Loopback only; every process it starts is ended by its pid.
 """

@@ -3,17 +3,16 @@
 same cases on the primary's own port, in one three-node group (replication.minAcks 1), in
 alternating rounds (REPLICATION.md, "Every node serves the protocol").
 
-As in bench-replication.py, the group's nodes are pinned to CPU 0 and the load generator (the
+As in bench_replication.py, the group's nodes are pinned to CPU 0 and the load generator (the
 product's Bench) to CPU 1, so the standby that forwards competes with the primary for its core, as
 sidecars on one machine would. Medians over rounds and medians of the per-round ratios
 standby/primary; p99 in microseconds.
 
 Usage (after mvn -B -q package -DskipTests):
-    python3 src/test/scripts/bench-forwarding.py [--rounds 5] [--duration-ms 3000] [--fsync 50]
+    python3 src/test/scripts/bench_forwarding.py [--rounds 5] [--duration-ms 3000] [--fsync 50]
 Loopback only; every process it starts is ended by its pid.
 """
 import argparse
-import importlib.util
 import json
 import os
 import shutil
@@ -22,11 +21,7 @@ import sys
 import tempfile
 import time
 import urllib.request
-
-_spec = importlib.util.spec_from_file_location(
-    "bench_replication", os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench-replication.py"))
-replication = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(replication)
+import bench_replication as replication  # beside this file
 
 
 def ready(http_port):

@@ -20,12 +20,11 @@ waited for a CPU: on a shared machine, other processes' doing).
 
 One command for the figure (from the worktree root, after
 `JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 mvn -B -o -q package -DskipTests`; under the heavy lock):
-    flock /tmp/vb-heavy.lock timeout 900 python3 src/test/scripts/list-walk.py \\
+    flock /tmp/vb-heavy.lock timeout 900 python3 src/test/scripts/list_walk.py \\
         --java /usr/lib/jvm/temurin-25-jdk-amd64/bin/java --jobs 1000000 --rounds 2
 Loopback only; every process it starts is ended by its pid; about 2 min a round at 1M jobs.
 """
 import argparse
-import importlib.util
 import json
 import os
 import signal
@@ -35,22 +34,8 @@ import threading
 import time
 import urllib.parse
 import urllib.request
-from datetime import datetime
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-_spec = importlib.util.spec_from_file_location("first_seconds", os.path.join(HERE, "first-seconds.py"))
-fs = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(fs)
-
-TURN_EVENT = "vertxbeanstalkd.EngineTurn"
-JFC = """<?xml version="1.0" encoding="UTF-8"?>
-<configuration version="2.0" label="engine turns">
-  <event name="%s">
-    <setting name="enabled">true</setting>
-    <setting name="threshold">1 ms</setting>
-  </event>
-</configuration>
-""" % TURN_EVENT
+import engine_turns  # beside this file
+import first_seconds as fs  # beside this file
 
 
 def get_json(http_port, path):
@@ -106,45 +91,6 @@ def percentile(values, p):
     return s[min(len(s) - 1, int(round(p / 100.0 * (len(s) - 1))))]
 
 
-def turns(jfr_path, java_home):
-    """Every recorded engine turn: (start epoch seconds, duration ms, what)."""
-    jfr = os.path.join(java_home, "bin", "jfr")
-    out = subprocess.run([jfr, "print", "--json", "--events", TURN_EVENT, jfr_path], capture_output=True,
-                         text=True, check=True).stdout
-    events = json.loads(out)["recording"]["events"]
-    found = []
-    for e in events:
-        start = datetime.fromisoformat(e["values"]["startTime"].replace("Z", "+00:00")).timestamp()
-        cpu = e["values"].get("cpuNanos")
-        found.append((start, duration_ms(e["values"]["duration"]), e["values"].get("what"),
-                      None if cpu is None else duration_ms(cpu)))
-    return found
-
-
-def duration_ms(value):
-    # ISO-8601, e.g. PT0.001234567S (jfr print --json writes timespans so), or nanoseconds.
-    if isinstance(value, (int, float)):
-        return value / 1e6
-    assert value.startswith("PT") and value.endswith("S"), value
-    return float(value[2:-1]) * 1e3
-
-
-def window_turns(all_turns, start, end):
-    """The window's turns of 1 ms or more: wall-clock, and on the CPU (wall-clock less the time the
-    engine's thread waited to run, which on a shared machine is other processes' doing)."""
-    inside = [t for t in all_turns if start <= t[0] <= end]
-    over5, cpu_over5 = {}, {}
-    for _, ms, what, cpu_ms in inside:
-        if ms > 5.0:
-            over5[what] = over5.get(what, 0) + 1
-        if cpu_ms is not None and cpu_ms > 5.0:
-            cpu_over5[what] = cpu_over5.get(what, 0) + 1
-    return {"turnsOver1Ms": len(inside), "longestTurnMs": max([t[1] for t in inside], default=0.0),
-            "turnsOver5Ms": sum(over5.values()), "over5ByWhat": over5,
-            "longestTurnCpuMs": max([t[3] or 0.0 for t in inside], default=0.0),
-            "turnsOver5MsCpu": sum(cpu_over5.values()), "cpuOver5ByWhat": cpu_over5}
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--jar", default="target/vertx-beanstalkd.jar")
@@ -162,7 +108,7 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     jfc = os.path.join(args.out, "engine-turns.jfc")
     with open(jfc, "w") as f:
-        f.write(JFC)
+        f.write(engine_turns.JFC)
     jfr_path = os.path.abspath(os.path.join(args.out, "engine-turns.jfr"))
     port, http_port = fs.free_port(), fs.free_port()
     conf = {"host": fs.HOST, "port": port, "http": {"host": fs.HOST, "port": http_port}}
@@ -225,9 +171,9 @@ def main():
     finally:
         generator.close()
         fs.stop(proc)
-    all_turns = turns(jfr_path, java_home)
+    all_turns = engine_turns.read(jfr_path, java_home)
     for w in windows:
-        w.update(window_turns(all_turns, w["start"], w["end"]))
+        w.update(engine_turns.window(all_turns, w["start"], w["end"]))
     with open(os.path.join(args.out, "windows.json"), "w") as f:
         json.dump(windows, f, indent=1)
     print()

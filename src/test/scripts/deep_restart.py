@@ -15,7 +15,7 @@ Rounds alternate ours and beanstalkd (--rounds). Bounded: every wait has a deadl
 process started is ended by its pid; the log directories are deleted at the end.
 
 Usage (from the repository root, after mvn -B -q package -DskipTests):
-    python3 src/test/scripts/deep-restart.py --jobs 5000000 --size 100 --rounds 2
+    python3 src/test/scripts/deep_restart.py --jobs 5000000 --size 100 --rounds 2
 """
 import argparse
 import json

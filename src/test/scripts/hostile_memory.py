@@ -39,7 +39,7 @@ and its return would hide as much of the stream's growth; the reading at the ope
 Usage (from the repository root; the jar is copied so that a rebuild does not replace it mid-run;
 not timing-sensitive, so under the shared lock):
     mvn -B -o -q package -DskipTests && cp target/vertx-beanstalkd.jar /tmp/hostile.jar
-    flock -s /tmp/cluster.lock python3 src/test/scripts/hostile-memory.py --seeds 1,2
+    flock -s /tmp/cluster.lock python3 src/test/scripts/hostile_memory.py --seeds 1,2
 Exit status: 0 when every run's growth beyond jobs is within its bound (--bound-mib for readme, 16;
 --plain-bound-mib for plain, 64; beanstalkd is not judged: with `fill` in a memory cgroup its row ends
 in the cgroup's OOM kill, as it has no limit of its own) and every server survived, 1 otherwise, 2 when
@@ -60,9 +60,7 @@ import sys
 import tempfile
 import threading
 import time
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import soak  # noqa: E402  (free_port, proc_status, StatsConnection, Deadline, raise_open_files, open_connections)
+import soak  # beside this file  (free_port, proc_status, StatsConnection, Deadline, raise_open_files, open_connections)
 
 
 def _patient_read_until(self, n):

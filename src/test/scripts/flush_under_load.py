@@ -9,12 +9,13 @@ pinned to CPU 0, with its binlog in a fresh directory and fsync as configured (-
   3. under flush: the same put run; --warm-ms after it starts, POST /api/tubes/TUBE/flush?state=ready
      (answered once every job is deleted) on the flush's own thread; the put's window starts with it.
 Reported per round: the put's ops/s and p99 in both runs (and their ratio), the flush's jobs and
-seconds, and from the server's JFR recording the longest engine turn and the turns over 5 ms that
-began while the flush ran (and, to compare, during the baseline's measured window). Loopback only; every process it starts is ended by its pid; the server's directory
-goes at the end.
+seconds, and from the server's JFR recording (engine_turns.py) the turns that began while the flush
+ran and, to compare, during the baseline's measured window: the longest, and those over 5 ms by
+what ran, in wall-clock and in CPU time. Loopback only; every process it starts is ended by its
+pid; the server's directory goes at the end.
 
 From the repository root after `mvn -B -o -q package` (which builds the bench jar beside the server's):
-    flock /tmp/vb-heavy.lock timeout 900 python3 src/test/scripts/flush-under-load.py \\
+    flock /tmp/vb-heavy.lock timeout 900 python3 src/test/scripts/flush_under_load.py \\
         --java /usr/lib/jvm/temurin-25-jdk-amd64/bin/java --jobs 1000000 --rounds 2
 """
 import argparse
@@ -28,6 +29,7 @@ import tempfile
 import threading
 import time
 import urllib.request
+import engine_turns  # beside this file
 from bench_jar import bench_classpath  # beside this file
 
 
@@ -74,41 +76,6 @@ def flush(http_port, tube, result):
     result["wall_end"] = time.time()
 
 
-def wall(iso):
-    """Seconds since the epoch of a JFR timestamp such as 2026-12-07T15:20:01.123456789Z (or +00:00)."""
-    from datetime import datetime
-    iso = iso.replace("Z", "+00:00")
-    head, _, tail = iso.partition(".")
-    frac, zone = (tail[:tail.index("+")], tail[tail.index("+"):]) if "+" in tail else (tail, "+00:00")
-    return datetime.fromisoformat(head + zone).timestamp() + (float("0." + frac) if frac else 0.0)
-
-
-TURNS_JFC = """<?xml version="1.0" encoding="UTF-8"?>
-<configuration version="2.0" label="engine turns">
-  <event name="vertxbeanstalkd.EngineTurn">
-    <setting name="enabled">true</setting>
-    <setting name="threshold">1 ms</setting>
-  </event>
-</configuration>
-"""
-
-
-def turns(a, jfr, start, end):
-    """(longest turn in ms, turns over 5 ms, turns recorded from 1 ms) that began from start to end (epoch s)."""
-    jfr_tool = os.path.join(os.path.dirname(a.java), "jfr")
-    out = subprocess.run([jfr_tool, "print", "--json", "--events", "vertxbeanstalkd.EngineTurn", jfr],
-                         capture_output=True, text=True, timeout=300)
-    events = json.loads(out.stdout)["recording"]["events"] if out.stdout.strip() else []
-    millis = []
-    for e in events:
-        if not start <= wall(e["values"]["startTime"]) <= end:
-            continue
-        d = e["values"]["duration"]  # ISO-8601, e.g. "PT0.0012S"
-        millis.append(float(d[2:-1]) * 1000 if d.startswith("PT") and d.endswith("S") else 0.0)
-    over5 = [m for m in millis if m > 5.0]
-    return (max(millis) if millis else 0.0), len(over5), len(millis)
-
-
 def one_round(a, n):
     data = tempfile.mkdtemp(prefix="flush-under-load-")
     port, http_port = free_port(), free_port()
@@ -118,7 +85,7 @@ def one_round(a, n):
     # The event is off unless a recording's settings turn it on.
     jfc = os.path.join(data, "engine-turns.jfc")
     with open(jfc, "w") as f:
-        f.write(TURNS_JFC)
+        f.write(engine_turns.JFC)
     cmd = ["taskset", "-c", "0", a.java, "@conf/jvm.options", "-Dvertxbeanstalkd.engineTurns=true",
            "-XX:StartFlightRecording=filename=%s,settings=%s,dumponexit=true" % (jfr, jfc),
            "-jar", a.jar, "-conf", conf]
@@ -146,14 +113,14 @@ def one_round(a, n):
             server.kill()
             server.wait()
         log.close()
-    longest, over5, recorded = turns(a, jfr, flushed.get("wall_start", 0), flushed.get("wall_end", 0))
-    b_longest, b_over5, b_recorded = turns(a, jfr, base_window[0], base_window[1])
+    all_turns = engine_turns.read(jfr, os.path.dirname(os.path.dirname(os.path.realpath(shutil.which(a.java)))))
+    during = engine_turns.window(all_turns, flushed.get("wall_start", 0), flushed.get("wall_end", 0))
+    base_turns = engine_turns.window(all_turns, base_window[0], base_window[1])
     row = {"round": n, "jobs": a.jobs, "flushed": flushed.get("flushed"), "flush_s": round(flushed.get("seconds", -1), 2),
            "base_ops_s": round(base["opsPerSec"]), "base_p99_us": round(base["p99Us"]),
            "flush_ops_s": round(loaded["opsPerSec"]), "flush_p99_us": round(loaded["p99Us"]),
            "p99_ratio": round(loaded["p99Us"] / base["p99Us"], 2) if base["p99Us"] else None,
-           "base_longest_turn_ms": round(b_longest, 2), "base_turns_over_5ms": b_over5,
-           "flush_longest_turn_ms": round(longest, 2), "flush_turns_over_5ms": over5, "flush_turns_from_1ms": recorded}
+           "base_turns": base_turns, "flush_turns": during}
     shutil.rmtree(data, ignore_errors=True)
     return row
 

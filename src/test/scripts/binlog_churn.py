@@ -5,8 +5,8 @@ Starts a server on a fresh binlog directory, puts JOBS live jobs, then for SECON
 reserving them and releasing each with a 1 s delay, sampling `du -sb` of the directory.
 Prints the samples and the bound the design promises: 2 x live data + 2 segments.
 
-  src/test/scripts/binlog-churn.py --server ours --jar target/vertx-beanstalkd.jar
-  src/test/scripts/binlog-churn.py --server beanstalkd
+  src/test/scripts/binlog_churn.py --server ours --jar target/vertx-beanstalkd.jar
+  src/test/scripts/binlog_churn.py --server beanstalkd
 
 The server runs until the end and is then stopped by its pid; the directory is removed.
 """

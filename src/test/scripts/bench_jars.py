@@ -6,7 +6,7 @@ rounds and, per jar, the median of the per-round ratios jar/beanstalkd for ops/s
 max: the way to compare a change's before and after against the same reference.
 
 Usage (after mvn -B -q package -DskipTests; an older build copied aside first):
-    python3 src/test/scripts/bench-jars.py before.jar target/vertx-beanstalkd.jar [--rounds 7]
+    python3 src/test/scripts/bench_jars.py before.jar target/vertx-beanstalkd.jar [--rounds 7]
 Each server starts fresh, in memory (no binlog), as `java @conf/jvm.options -jar JAR`.
 Loopback only; every process it starts is ended by its pid.
 """
