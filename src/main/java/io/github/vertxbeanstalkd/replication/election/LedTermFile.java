@@ -1,14 +1,7 @@
 package io.github.vertxbeanstalkd.replication.election;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
+import io.github.vertxbeanstalkd.persistence.AtomicFile;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 
 /**
  * The last term this node led, kept beside its binlog: if the group's record says that term went
@@ -22,33 +15,24 @@ import java.nio.file.StandardOpenOption;
  */
 public final class LedTermFile {
   static final String NAME = "replication-led-term";
-  private final Path file;
+  private final AtomicFile file;
 
   public LedTermFile(Path dir) {
-    this.file = dir.resolve(NAME);
+    this.file = new AtomicFile(dir.resolve(NAME));
   }
 
   /** The term written last, or -1. */
   public long read() {
+    String text = file.read();
     try {
-      return Long.parseLong(Files.readString(file, StandardCharsets.UTF_8).trim());
-    } catch (NoSuchFileException | NumberFormatException e) {
+      return text == null ? -1 : Long.parseLong(text.trim());
+    } catch (NumberFormatException e) {
       return -1;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
   }
 
   /** Replaces the term at once (a crash leaves the old one or the new one), and syncs it. */
   public void write(long term) {
-    Path tmp = file.resolveSibling(NAME + ".tmp");
-    try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-        StandardOpenOption.TRUNCATE_EXISTING)) {
-      ch.write(java.nio.ByteBuffer.wrap(Long.toString(term).getBytes(StandardCharsets.UTF_8)));
-      ch.force(true);
-      Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    file.write(Long.toString(term));
   }
 }

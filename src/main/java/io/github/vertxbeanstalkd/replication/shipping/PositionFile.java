@@ -1,16 +1,9 @@
 package io.github.vertxbeanstalkd.replication.shipping;
 
+import io.github.vertxbeanstalkd.persistence.AtomicFile;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 
 /**
  * Where a standby keeps, beside its binlog, how far it applied which history's stream: written only
@@ -28,54 +21,35 @@ public final class PositionFile {
   record Position(long term, long offset) {}
 
   static final String NAME = "replication-position.json";
-  private final Path file;
+  private final AtomicFile file;
 
   public PositionFile(Path dir) {
-    this.file = dir.resolve(NAME);
+    this.file = new AtomicFile(dir.resolve(NAME));
   }
 
   /** The position written last, or null when there is none (or it cannot be read). */
   Position read() {
+    String text = file.read();
+    if (text == null) {
+      return null;
+    }
     try {
-      JsonObject j = new JsonObject(Files.readString(file, StandardCharsets.UTF_8));
+      JsonObject j = new JsonObject(text);
       Long term = j.getLong("term");
       Long offset = j.getLong("offset");
       return term == null || offset == null || term < 0 || offset < 0 ? null : new Position(term, offset);
-    } catch (NoSuchFileException | DecodeException | ClassCastException e) {
+    } catch (DecodeException | ClassCastException e) {
       return null;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
   }
 
   /** Replaces the position at once (a crash leaves the old one or the new one), and syncs it. */
   void write(Position p) {
-    Path tmp = file.resolveSibling(NAME + ".tmp");
-    byte[] bytes = new JsonObject().put("term", p.term()).put("offset", p.offset()).encode()
-        .getBytes(StandardCharsets.UTF_8);
-    try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-        StandardOpenOption.TRUNCATE_EXISTING)) {
-      ch.write(java.nio.ByteBuffer.wrap(bytes));
-      ch.force(true);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    try {
-      Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    file.write(new JsonObject().put("term", p.term()).put("offset", p.offset()).encode());
   }
 
   /** Forgets the position, durably, before the jobs it describes change by other means. */
   void delete() {
-    try {
-      Files.deleteIfExists(file);
-      try (FileChannel dir = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
-        dir.force(true);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    file.delete();
   }
 }

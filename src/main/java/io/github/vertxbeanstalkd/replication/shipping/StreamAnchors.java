@@ -1,19 +1,11 @@
 package io.github.vertxbeanstalkd.replication.shipping;
 
+import io.github.vertxbeanstalkd.persistence.AtomicFile;
 import io.github.vertxbeanstalkd.persistence.LogPosition;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -37,16 +29,20 @@ public final class StreamAnchors {
   record Kept(long term, List<Anchor> anchors) {}
 
   static final String NAME = "replication-stream.json";
-  private final Path file;
+  private final AtomicFile file;
 
   public StreamAnchors(Path dir) {
-    this.file = dir.resolve(NAME);
+    this.file = new AtomicFile(dir.resolve(NAME));
   }
 
   /** The anchors written last, or null when there are none (or they cannot be read). */
   Kept read() {
+    String text = file.read();
+    if (text == null) {
+      return null;
+    }
     try {
-      JsonObject j = new JsonObject(Files.readString(file, StandardCharsets.UTF_8));
+      JsonObject j = new JsonObject(text);
       Long term = j.getLong("term");
       JsonArray anchors = j.getJsonArray("anchors");
       if (term == null || anchors == null || anchors.isEmpty()) {
@@ -58,11 +54,8 @@ public final class StreamAnchors {
         list.add(new Anchor(a.getLong(0), new LogPosition(a.getLong(1), a.getLong(2))));
       }
       return new Kept(term, List.copyOf(list));
-    } catch (NoSuchFileException | DecodeException | ClassCastException | IndexOutOfBoundsException
-        | NullPointerException e) {
+    } catch (DecodeException | ClassCastException | IndexOutOfBoundsException | NullPointerException e) {
       return null;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
   }
 
@@ -72,37 +65,11 @@ public final class StreamAnchors {
     for (Anchor a : kept.anchors()) {
       anchors.add(new JsonArray().add(a.offset()).add(a.position().segment()).add(a.position().bytes()));
     }
-    byte[] bytes = new JsonObject().put("term", kept.term()).put("anchors", anchors).encode()
-        .getBytes(StandardCharsets.UTF_8);
-    Path tmp = file.resolveSibling(NAME + ".tmp");
-    try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-        StandardOpenOption.TRUNCATE_EXISTING)) {
-      ch.write(ByteBuffer.wrap(bytes));
-      ch.force(true);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    try {
-      Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      syncDirectory();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    file.write(new JsonObject().put("term", kept.term()).put("anchors", anchors).encode());
   }
 
   /** Forgets the anchors, durably. */
   void delete() {
-    try {
-      Files.deleteIfExists(file);
-      syncDirectory();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private void syncDirectory() throws IOException {
-    try (FileChannel dir = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
-      dir.force(true);
-    }
+    file.delete();
   }
 }
