@@ -63,6 +63,8 @@ public final class Binlog {
   private BinlogRecord.TubeSettingsTable standingSettings;
   /** After a recover start, every older segment is compacted away so the damage is gone. */
   private long migrateAllBelow;
+  /** The last search for jobs to migrate stopped at its bound (see {@link #jobsToMigrate(int, int)}). */
+  private boolean isSearchCut;
   private boolean isClosed;
   /**
    * Frames appended as they came ({@link #appendFrame}), next to each other in one array and not yet
@@ -453,7 +455,27 @@ public final class Binlog {
    * (reserved jobs as ready). Rewrite every id returned: the search resumes after the last one.
    */
   public long[] jobsToMigrate(int maxJobs) {
-    return isCompactionDue() ? ledger.liveInOldest(maxJobs) : NONE;
+    return jobsToMigrate(maxJobs, Integer.MAX_VALUE);
+  }
+
+  /**
+   * As {@link #jobsToMigrate(int)}, looking at no more than {@code maxScanned} of the oldest
+   * segment's snapshots (bounded work for one engine turn); {@link #isMigrationSearchCut()} then
+   * says whether the search stopped at that bound, so that an empty answer means "later", not "none".
+   */
+  public long[] jobsToMigrate(int maxJobs, int maxScanned) {
+    if (!isCompactionDue()) {
+      isSearchCut = false;
+      return NONE;
+    }
+    long[] ids = ledger.liveInOldest(maxJobs, maxScanned);
+    isSearchCut = ledger.isScanCut();
+    return ids;
+  }
+
+  /** Whether the last {@link #jobsToMigrate} stopped at its bound with snapshots still to look at. */
+  public boolean isMigrationSearchCut() {
+    return isSearchCut;
   }
 
   /** stats-job {@code file}: the segment holding the job's snapshot, 0 if none. */

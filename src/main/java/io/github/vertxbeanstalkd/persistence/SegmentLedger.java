@@ -26,6 +26,8 @@ final class SegmentLedger {
     private final LongList snapshotIds;
     /** Where the search for jobs to migrate resumes. */
     int migrateCursor;
+    /** Snapshot ids looked at since the search last found a live one: a whole round means none is left to find. */
+    int scannedSinceFound;
 
     Segment(long index, long bytes, DirectMemory memory) {
       this.index = index;
@@ -48,6 +50,7 @@ final class SegmentLedger {
   private JobBases bases = new JobBaseIndex(memory);
   private long diskBytes;
   private long liveBytes;
+  private boolean isScanCut;
 
   /**
    * Starts a new newest segment holding {@code headerBytes}. Its index is above every other one, but
@@ -117,8 +120,16 @@ final class SegmentLedger {
     return done;
   }
 
-  /** Up to {@code max} live jobs based in the oldest segment, when it is not also the newest. */
-  long[] liveInOldest(int max) {
+  /**
+   * Up to {@code max} live jobs based in the oldest segment, when it is not also the newest, looking
+   * at no more than {@code maxScanned} of its snapshot ids: the oldest is compacted when it is
+   * mostly superseded snapshots, and one look per snapshot over a segment of hundreds of thousands
+   * is milliseconds of the engine's turn. A search cut short by that bound says so ({@link
+   * #isScanCut}) and goes on where it stopped at the next call; one that went a whole round without
+   * finding a live job ends there, and the next call starts another round.
+   */
+  long[] liveInOldest(int max, int maxScanned) {
+    isScanCut = false;
     if (segments.size() < 2 || max <= 0) {
       return new long[0];
     }
@@ -126,18 +137,33 @@ final class SegmentLedger {
     long[] ids = new long[Math.min(max, s.liveJobs)];
     int n = 0;
     int count = s.snapshotCount();
-    for (int scanned = 0; n < ids.length && scanned < count; scanned++) {
+    for (int scanned = 0; n < ids.length && s.scannedSinceFound < count; scanned++) {
+      if (scanned == maxScanned) {
+        isScanCut = true;
+        break;
+      }
       if (s.migrateCursor == count) {
         // Only if ids handed out earlier were not rewritten; start over rather than stall.
         s.migrateCursor = 0;
       }
       long id = s.snapshotIds.get(s.migrateCursor++);
+      s.scannedSinceFound++;
       long packed = bases.get(id);
       if (packed != JobBaseIndex.ABSENT && JobBaseIndex.segmentOf(packed) == s.index) {
         ids[n++] = id;
+        s.scannedSinceFound = 0;
       }
     }
+    if (!isScanCut && n < ids.length) {
+      // A whole round found no more: the next call looks again from here.
+      s.scannedSinceFound = 0;
+    }
     return n == ids.length ? ids : Arrays.copyOf(ids, n);
+  }
+
+  /** Whether the last {@link #liveInOldest} stopped at its bound with ids still to look at. */
+  boolean isScanCut() {
+    return isScanCut;
   }
 
   /** The segment holding job {@code id}'s snapshot, or 0 if the job is not live. */

@@ -40,6 +40,11 @@ final class EngineFixture {
         Binlog.inMemory(BinlogConfig.inMemory()), memory);
   }
 
+  /** An engine that logs to {@code binlog}. */
+  EngineFixture(Binlog binlog) {
+    engine = new QueueEngine(clock, sink, ServerInfo.forTests(), 65_535, binlog);
+  }
+
   /** A new connection's session. */
   Session open() {
     SessionKey key = new SessionKey("test", nextKey++);
