@@ -41,15 +41,7 @@ class RestoredJobsTest {
       return WALL_MILLIS;
     }
   };
-  private static final BinlogListener QUIET = new BinlogListener() {
-    @Override
-    public void onDurable(long sequence) {}
-
-    @Override
-    public void onFailure(Throwable cause) {
-      throw new AssertionError("the log failed", cause);
-    }
-  };
+  private static final BinlogListener QUIET = QuietLogListener.INSTANCE;
   @TempDir Path dir;
 
   @Test
