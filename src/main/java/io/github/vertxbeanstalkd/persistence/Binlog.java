@@ -63,8 +63,6 @@ public final class Binlog {
   private BinlogRecord.TubeSettingsTable standingSettings;
   /** After a recover start, every older segment is compacted away so the damage is gone. */
   private long migrateAllBelow;
-  /** The last search for jobs to migrate stopped at its bound (see {@link #jobsToMigrate(int, int)}). */
-  private boolean isSearchCut;
   private boolean isClosed;
   /**
    * Frames appended as they came ({@link #appendFrame}), next to each other in one array and not yet
@@ -464,18 +462,15 @@ public final class Binlog {
    * says whether the search stopped at that bound, so that an empty answer means "later", not "none".
    */
   public long[] jobsToMigrate(int maxJobs, int maxScanned) {
-    if (!isCompactionDue()) {
-      isSearchCut = false;
-      return NONE;
-    }
-    long[] ids = ledger.liveInOldest(maxJobs, maxScanned);
-    isSearchCut = ledger.isScanCut();
-    return ids;
+    return isCompactionDue() ? ledger.liveInOldest(maxJobs, maxScanned) : NONE;
   }
 
-  /** Whether the last {@link #jobsToMigrate} stopped at its bound with snapshots still to look at. */
+  /**
+   * Whether the last {@link #jobsToMigrate} that searched (compaction was due) stopped at its bound
+   * with snapshots still to look at.
+   */
   public boolean isMigrationSearchCut() {
-    return isSearchCut;
+    return ledger.isScanCut();
   }
 
   /** stats-job {@code file}: the segment holding the job's snapshot, 0 if none. */

@@ -123,8 +123,8 @@ final class SegmentLedger {
   /**
    * Up to {@code max} live jobs based in the oldest segment, when it is not also the newest, looking
    * at no more than {@code maxScanned} of its snapshot ids: the oldest is compacted when it is
-   * mostly superseded snapshots, and one look per snapshot over a segment of hundreds of thousands
-   * is milliseconds of the engine's turn. A search cut short by that bound says so ({@link
+   * mostly superseded snapshots, and one look per snapshot over a whole segment (about 70,000 in a
+   * default 10 MiB segment of 100-byte jobs) is milliseconds of the engine's turn. A search cut short by that bound says so ({@link
    * #isScanCut}) and goes on where it stopped at the next call; one that went a whole round without
    * finding a live job ends there, and the next call starts another round.
    */

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.vertxbeanstalkd.bus.Scope;
 import io.github.vertxbeanstalkd.persistence.Binlog;
 import io.github.vertxbeanstalkd.persistence.BinlogConfig;
-import io.github.vertxbeanstalkd.persistence.BinlogListener;
 import io.github.vertxbeanstalkd.persistence.FsyncPolicy;
 import io.github.vertxbeanstalkd.protocol.Command;
 import java.nio.file.Path;
@@ -24,13 +23,12 @@ class CompactionTurnsTest {
   private static final long SEGMENT_BYTES = 2 * 1024 * 1024;
   private static final int JOBS = 40_000;
   private static final int LEFT = 40;
-  private static final BinlogListener QUIET = QuietLogListener.INSTANCE;
   @TempDir Path dir;
 
   @Test
   void theFewLiveJobsOfASparseOldestSegmentAreFoundOverSeveralTurns() throws Exception {
     Binlog binlog = Binlog.open(new BinlogConfig(dir, new FsyncPolicy.Never(), SEGMENT_BYTES, false),
-        Runnable::run, QUIET);
+        Runnable::run, QuietLogListener.INSTANCE);
     try {
       EngineFixture f = new EngineFixture(binlog);
       Session s = f.open();

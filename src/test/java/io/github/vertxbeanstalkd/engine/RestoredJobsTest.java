@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.github.vertxbeanstalkd.persistence.Binlog;
 import io.github.vertxbeanstalkd.persistence.BinlogConfig;
-import io.github.vertxbeanstalkd.persistence.BinlogListener;
 import io.github.vertxbeanstalkd.persistence.BinlogRecord;
 import io.github.vertxbeanstalkd.persistence.FsyncPolicy;
 import io.github.vertxbeanstalkd.persistence.JobCounters;
@@ -41,7 +40,6 @@ class RestoredJobsTest {
       return WALL_MILLIS;
     }
   };
-  private static final BinlogListener QUIET = QuietLogListener.INSTANCE;
   @TempDir Path dir;
 
   @Test
@@ -50,7 +48,7 @@ class RestoredJobsTest {
       Path logDir = dir.resolve("seed" + seed);
       write(logDir, new Random(seed), 4_000);
       List<BinlogRecord.JobSnapshot> expected = Replay.read(logDir, false).jobs();
-      Binlog binlog = Binlog.lock(config(logDir), Runnable::run, QUIET);
+      Binlog binlog = Binlog.lock(config(logDir), Runnable::run, QuietLogListener.INSTANCE);
       // The engine's own structures, as QueueEngine builds them, with the log's bases in the records.
       JobTable table = new JobTable(new DirectMemory());
       JobTransitions jobs = new JobTransitions(table, new Tubes(table), new Sessions(table), (t, now) -> { }, binlog,
@@ -85,7 +83,7 @@ class RestoredJobsTest {
 
   /** {@code records} random records, a third of them about jobs that no longer live. */
   private static void write(Path logDir, Random random, int records) throws IOException {
-    Binlog log = Binlog.open(config(logDir), Runnable::run, QUIET);
+    Binlog log = Binlog.open(config(logDir), Runnable::run, QuietLogListener.INSTANCE);
     List<Long> ids = new ArrayList<>();
     long nextId = 1;
     try {

@@ -44,12 +44,14 @@ final class GroupRecords {
   long claim(long term, long ledTerm, long heldTerm) throws Exception {
     while (true) {
       long now = record.getAsync().toCompletableFuture().get(RECORD_MILLIS, TimeUnit.MILLISECONDS);
-      if (isAlone(now) && termOf(now) != ledTerm && termOf(now) >= heldTerm) {
+      // A term that went on alone holds the others back, unless this node holds a newer stream.
+      boolean holdsBack = isAlone(now) && termOf(now) >= heldTerm;
+      if (holdsBack && termOf(now) != ledTerm) {
         log.info("replication: won the lock as term {}, but the primary of term {} acknowledged changes alone: "
             + "only it may take over; letting the lock go", term, termOf(now));
         return -1;
       }
-      long wanted = encode(term, isAlone(now) && termOf(now) >= heldTerm);
+      long wanted = encode(term, holdsBack);
       RecordSwap swap = new RecordSwap(now, wanted, System.currentTimeMillis() + RECORD_MILLIS);
       if (record.alterAndGetAsync(swap).toCompletableFuture().get(RECORD_MILLIS, TimeUnit.MILLISECONDS) == wanted) {
         return wanted;
