@@ -127,12 +127,38 @@ class DirectMemoryTest {
     assertTrue(written > 100 << 20, "resident once written: " + written);
   }
 
+  @Test
+  void aLargeBlockIsBackedByHugePagesAndItsOddTailWorks() throws IOException, ReflectiveOperationException {
+    assumeTrue(Runtime.version().feature() >= ForeignBlocks.FIRST_FEATURE, "Java before 22: allocateDirect");
+    Path mode = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
+    assumeTrue(Files.exists(mode) && !Files.readString(mode).contains("[never]"), "no transparent huge pages here");
+    DirectMemory memory = new DirectMemory(1L << 30, new ForeignBlocks());
+    // A page of job records: three whole huge pages and 0.5 MiB of small ones.
+    int bytes = 104 << 16;
+    long before = anonHugePageBytes();
+    ByteBuffer block = memory.allocate(bytes);
+    for (int i = 0; i < bytes; i += 8) {
+      block.putLong(i, i);
+    }
+    long huge = anonHugePageBytes() - before;
+    for (int i = 0; i < bytes; i += 8) {
+      if (block.getLong(i) != i) {
+        assertEquals(i, block.getLong(i), "byte " + i);
+      }
+    }
+    memory.free(block);
+    long after = anonHugePageBytes() - before;
+    assertTrue(huge >= 6 << 20, "huge pages once written: " + huge);
+    assertTrue(after < 2 << 20, "huge pages after the free: " + after);
+  }
+
   @ParameterizedTest(name = "{0}")
   @MethodSource("sources")
   void theIndexAndHeapsBlocksAreZeroedWhateverTheMemoryHeldBefore(String name, NativeBlocks source) {
     DirectMemory memory = new DirectMemory(1L << 30, source);
-    // Small blocks come back from libc's free lists, large ones from mmap: both are checked.
-    for (int bytes : new int[] {64 * 1024, 4 << 20}) {
+    // Small blocks come back from libc's free lists, large ones from mappings: all are checked.
+    // Blocks of 2 MiB and more are mapped on their own: one of an odd size too.
+    for (int bytes : new int[] {64 * 1024, 4 << 20, (2 << 20) + 100}) {
       for (int round = 0; round < 8; round++) {
         ByteBuffer dirty = memory.allocate(bytes);
         for (int i = 0; i < bytes; i++) {
@@ -167,6 +193,13 @@ class DirectMemoryTest {
   private static long directBytesUsed() {
     return ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()
         .filter(pool -> pool.getName().equals("direct")).findFirst().orElseThrow().getMemoryUsed();
+  }
+
+  /** The process's anonymous memory in transparent huge pages. */
+  private static long anonHugePageBytes() throws IOException {
+    String line = Files.readAllLines(Path.of("/proc/self/smaps_rollup")).stream()
+        .filter(l -> l.startsWith("AnonHugePages:")).findFirst().orElseThrow();
+    return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
   }
 
   private static long rssBytes() throws IOException {
