@@ -16,7 +16,8 @@ pid; the server's directory goes at the end.
 
 From the repository root after `mvn -B -o -q package` (which builds the bench jar beside the server's):
     flock /tmp/vb-heavy.lock timeout 900 python3 src/test/scripts/flush_under_load.py \\
-        --java /usr/lib/jvm/temurin-25-jdk-amd64/bin/java --jobs 1000000 --rounds 2
+        --java /usr/lib/jvm/temurin-25-jdk-amd64/bin/java --jobs 1000000 --rounds 2 \\
+        [--jvm-option=-Dvertx.options.eventLoopPoolSize=1]
 """
 import argparse
 import json
@@ -86,7 +87,7 @@ def one_round(a, n):
     jfc = os.path.join(data, "engine-turns.jfc")
     with open(jfc, "w") as f:
         f.write(engine_turns.JFC)
-    cmd = ["taskset", "-c", "0", a.java, "@conf/jvm.options", "-Dvertxbeanstalkd.engineTurns=true",
+    cmd = ["taskset", "-c", "0", a.java, "@conf/jvm.options"] + a.jvm_option + ["-Dvertxbeanstalkd.engineTurns=true",
            "-XX:StartFlightRecording=filename=%s,settings=%s,dumponexit=true" % (jfr, jfc),
            "-jar", a.jar, "-conf", conf]
     log = open(os.path.join(data, "server.log"), "w")
@@ -135,6 +136,9 @@ def main():
     p.add_argument("--window-ms", type=int, default=4000)
     p.add_argument("--fsync", default="50", help="the binlog's fsync setting; default %(default)s")
     p.add_argument("--rounds", type=int, default=1)
+    p.add_argument("--jvm-option", action="append", default=[],
+                   help="an option for the server's JVM (repeatable); -Dvertx.options.eventLoopPoolSize=1 makes "
+                        "the engine and the TCP front share one event loop")
     a = p.parse_args()
     for n in range(1, a.rounds + 1):
         print(json.dumps(one_round(a, n)), flush=True)
