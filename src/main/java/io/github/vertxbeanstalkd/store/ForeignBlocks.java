@@ -25,16 +25,17 @@ import java.util.Optional;
  * its primary's jobs, {@link DirectMemory#populateNewBlocks}), a block's pages are made present in
  * one madvise(MADV_POPULATE_WRITE) call instead, several times cheaper than a fault per page.
  *
- * <p>On Linux (x86-64 and AArch64), a block of at least {@link #MAPPED_BLOCK_BYTES} is not malloc'd
- * but mapped on its own (mmap, anonymous: zeros), aligned to 2 MiB, and the kernel is asked to back
- * it with transparent huge pages (madvise(MADV_HUGEPAGE); the default "madvise" mode of
+ * <p>On Linux (x86-64 and AArch64), a block of at least {@link #MAPPED_BLOCK_BYTES} asked for in
+ * huge pages ({@link #allocateInHugePages}: a replay, a standby's copy) is not malloc'd but mapped
+ * on its own (mmap, anonymous), aligned to 2 MiB, and the kernel is asked to back it with
+ * transparent huge pages (madvise(MADV_HUGEPAGE); the default "madvise" mode of
  * /sys/kernel/mm/transparent_hugepage/enabled grants it); free unmaps it. Every 4 KiB page written
- * for the first time is a page fault, and on this kind of virtual machine each costs about 12 us
- * and leaves a TLB entry per 4 KiB behind it: writing 512 MiB of fresh memory took 1,536-1,563 ms
- * in 4 KiB pages (131,000 faults) and 45 ms in huge pages (259 faults). A standby applying a copy
- * of 5M jobs spent about a third of its engine's time there. Whole 2 MiB spans of a block are huge
- * pages; its tail past the last one is in 4 KiB pages, so a block costs no more memory than its
- * size. A system without transparent huge pages (mode "never") keeps the mapping in 4 KiB pages.
+ * for the first time is a page fault, and on this kind of virtual machine each costs about 12 us:
+ * writing 512 MiB of fresh memory took 1,536-1,563 ms in 4 KiB pages (131,000 faults) and 45 ms in
+ * huge pages (259 faults). Whole 2 MiB spans of a block are huge pages, its tail past the last one
+ * 4 KiB pages, so a block costs no more memory than its size. Blocks for a primary's puts stay
+ * malloc'd: there a 2 MiB fault is one stall of a client's turn where 512 small ones spread out
+ * (put c=50's p99.9 doubled with every large block in huge pages).
  *
  * <p>The build targets Java 17, where {@code java.lang.foreign} does not exist, so every type of it
  * is reached by reflection, once, here; what is called afterwards are method handles of primitive
@@ -74,6 +75,8 @@ final class ForeignBlocks extends NativeBlocks {
   private final MethodHandle mmap;
   /** (long address, long bytes)int: munmap. */
   private final MethodHandle munmap;
+  /** The addresses of the blocks mapped on their own, which free unmaps. One thread at a time, as the store. */
+  private final java.util.Set<Long> mappedBlocks = new java.util.HashSet<>();
   private volatile boolean isPopulateAvailable;
   /** (long address, long bytes)ByteBuffer. */
   private final MethodHandle wrap;
@@ -147,7 +150,7 @@ final class ForeignBlocks extends NativeBlocks {
     // restricted too) is found here, at start, not on the first put.
     free(allocateZeroed(8));
     if (mmap != null) {
-      free(allocate(MAPPED_BLOCK_BYTES));
+      free(allocateInHugePages(MAPPED_BLOCK_BYTES));
     }
   }
 
@@ -167,7 +170,7 @@ final class ForeignBlocks extends NativeBlocks {
   @Override
   String description() {
     return "malloc/calloc/free through the Foreign Function & Memory API; job pages are not zeroed ahead"
-        + (mmap != null ? "; blocks of 2 MiB and more mapped with transparent huge pages asked for" : "");
+        + (mmap != null ? "; a bulk load's blocks of 2 MiB and more mapped with transparent huge pages asked for" : "");
   }
 
   @Override
@@ -182,9 +185,6 @@ final class ForeignBlocks extends NativeBlocks {
 
   @Override
   ByteBuffer allocate(int bytes) {
-    if (isMapped(bytes)) {
-      return mapped(bytes);
-    }
     long address;
     try {
       address = (long) malloc.invokeExact((long) Math.max(1, bytes));
@@ -195,10 +195,12 @@ final class ForeignBlocks extends NativeBlocks {
   }
 
   @Override
+  ByteBuffer allocateInHugePages(int bytes) {
+    return mmap != null && bytes >= MAPPED_BLOCK_BYTES ? mapped(bytes) : allocate(bytes);
+  }
+
+  @Override
   ByteBuffer allocateZeroed(int bytes) {
-    if (isMapped(bytes)) {
-      return mapped(bytes);  // an anonymous mapping is zeros
-    }
     long address;
     try {
       address = (long) calloc.invokeExact(1L, (long) Math.max(1, bytes));
@@ -218,11 +220,6 @@ final class ForeignBlocks extends NativeBlocks {
       freeAddress(address, bytes);
       throw rethrown(e);
     }
-  }
-
-  /** True when a block of {@code bytes} is mapped on its own (decided by its size alone, so free knows). */
-  private boolean isMapped(int bytes) {
-    return mmap != null && bytes >= MAPPED_BLOCK_BYTES;
   }
 
   /**
@@ -253,6 +250,7 @@ final class ForeignBlocks extends NativeBlocks {
       throw rethrown(e);
     }
     // advised != 0: a kernel without transparent huge pages; the block stays in 4 KiB pages.
+    mappedBlocks.add(aligned);
     return wrapped(aligned, bytes);
   }
 
@@ -312,7 +310,7 @@ final class ForeignBlocks extends NativeBlocks {
   }
 
   private void freeAddress(long address, int bytes) {
-    if (isMapped(bytes)) {
+    if (mappedBlocks.remove(address)) {
       unmap(address, (bytes + PAGE_BYTES - 1) & -PAGE_BYTES);
       return;
     }

@@ -128,15 +128,25 @@ class DirectMemoryTest {
   }
 
   @Test
-  void aLargeBlockIsBackedByHugePagesAndItsOddTailWorks() throws IOException, ReflectiveOperationException {
+  void aBulkLoadsLargeBlockIsBackedByHugePagesAndItsOddTailWorks() throws IOException, ReflectiveOperationException {
     assumeTrue(Runtime.version().feature() >= ForeignBlocks.FIRST_FEATURE, "Java before 22: allocateDirect");
     Path mode = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
     assumeTrue(Files.exists(mode) && !Files.readString(mode).contains("[never]"), "no transparent huge pages here");
     DirectMemory memory = new DirectMemory(1L << 30, new ForeignBlocks());
-    // A page of job records: three whole huge pages and 0.5 MiB of small ones.
+    // A page of job records: three whole huge pages and 0.5 MiB of small ones. A primary's puts
+    // fault theirs 4 KiB at a time; a bulk load's are huge.
     int bytes = 104 << 16;
+    ByteBuffer small = memory.allocate(bytes);
     long before = anonHugePageBytes();
+    for (int i = 0; i < bytes; i += 4096) {
+      small.put(i, (byte) 1);
+    }
+    assertTrue(anonHugePageBytes() - before < 2 << 20, "huge pages of a block not bulk-loaded");
+    memory.free(small);
+    memory.populateNewBlocks(true);
+    before = anonHugePageBytes();
     ByteBuffer block = memory.allocate(bytes);
+    memory.populateNewBlocks(false);
     for (int i = 0; i < bytes; i += 8) {
       block.putLong(i, i);
     }
@@ -156,11 +166,13 @@ class DirectMemoryTest {
   @MethodSource("sources")
   void theIndexAndHeapsBlocksAreZeroedWhateverTheMemoryHeldBefore(String name, NativeBlocks source) {
     DirectMemory memory = new DirectMemory(1L << 30, source);
-    // Small blocks come back from libc's free lists, large ones from mappings: all are checked.
-    // Blocks of 2 MiB and more are mapped on their own: one of an odd size too.
+    // Small blocks come back from libc's free lists, large ones from mmap, a bulk load's (every
+    // other round) from mappings of their own: all are checked.
     for (int bytes : new int[] {64 * 1024, 4 << 20, (2 << 20) + 100}) {
       for (int round = 0; round < 8; round++) {
+        memory.populateNewBlocks(round % 2 == 1);
         ByteBuffer dirty = memory.allocate(bytes);
+        memory.populateNewBlocks(false);
         for (int i = 0; i < bytes; i++) {
           dirty.put(i, (byte) 0xA5);
         }
