@@ -55,11 +55,8 @@ final class JobTable {
   /** Where the binlog holds the job's latest snapshot ({@link io.github.vertxbeanstalkd.persistence.JobBases}). */
   private static final int LOG_BASE = 96;
   static final int RECORD_BYTES = 104;
-  /**
-   * 65,536 records (6.5 MiB) a page: a whole page is three huge pages and 0.5 MiB (the store maps
-   * blocks of 2 MiB and more with huge pages, {@link io.github.vertxbeanstalkd.store.DirectMemory}).
-   */
-  private static final int RECORDS_PER_PAGE_LOG2 = 16;
+  /** 16,384 records (1.6 MiB) a page. */
+  private static final int RECORDS_PER_PAGE_LOG2 = 14;
 
   private final DirectMemory memory;
   private final ItemPool records;

@@ -6,9 +6,8 @@ import java.util.Arrays;
 /**
  * Job bodies off the GC heap. A body up to {@link #LARGEST_CLASS_BYTES} goes in the smallest size
  * class that holds it (steps of 8 bytes up to 128, then four classes per doubling, so at most
- * 1/8 of a body's room is slack), each class an {@link ItemPool} of pages of 4 to 8 MiB
- * (each grown from 16 KiB as it fills): a whole page is mostly huge pages, which blocks of 2 MiB and
- * more are mapped with ({@link ForeignBlocks}). A larger
+ * 1/8 of a body's room is slack), each class an {@link ItemPool} of pages of about 1 MiB
+ * (each grown from 16 KiB as it fills). A larger
  * body gets a block of its own. A body is named by a long reference; its length is the caller's to
  * keep. One thread only.
  */
@@ -16,7 +15,7 @@ public final class BodyStore {
   /** The reference of an empty body, which takes no room. */
   public static final long EMPTY = -1;
   public static final int LARGEST_CLASS_BYTES = 64 * 1024;
-  private static final int PAGE_BYTES_LOG2 = 22;
+  private static final int PAGE_BYTES_LOG2 = 20;
   private static final int LARGE = 0xFFFF;
 
   private final DirectMemory memory;

@@ -91,23 +91,19 @@ public final class DirectMemory {
   }
 
   /**
-   * While true, a large new block is a bulk load's, with no client waiting (a replay, a standby
-   * applying its primary's jobs): it is backed by huge pages where the system allows
-   * ({@link NativeBlocks#allocateInHugePages}), and its pages are made present at once, in one call
-   * to the system ({@link NativeBlocks#populate}), instead of faulting in one by one as the writes
-   * that fill it come (measured here: 256 MiB took 0.1 s of system time populated, 0.5 s faulted by
-   * writes, and 2.1 s of wall time). Otherwise blocks fault in 4 KiB at a time as they are written,
-   * which spreads the cost over a primary's turns.
+   * While true, a large new block has its pages made present at once, in one call to the system
+   * ({@link NativeBlocks#populate}), instead of faulting in one by one as the writes that fill it
+   * come: for a bulk load with no client waiting (a standby applying its primary's jobs), where a
+   * page fault per 4 KiB costs many times the one call (measured here: 256 MiB took 0.1 s of
+   * system time populated, 0.5 s faulted by writes, and 2.1 s of wall time).
    */
   public void populateNewBlocks(boolean populates) {
     isPopulating = populates;
   }
 
   private ByteBuffer block(int bytes, boolean isZeroed) {
-    boolean isBulk = isPopulating && bytes >= POPULATED_BLOCK_BYTES;
-    ByteBuffer block = isZeroed ? source.allocateZeroed(bytes)
-        : isBulk ? source.allocateInHugePages(bytes) : source.allocate(bytes);
-    if (isBulk) {
+    ByteBuffer block = isZeroed ? source.allocateZeroed(bytes) : source.allocate(bytes);
+    if (isPopulating && bytes >= POPULATED_BLOCK_BYTES) {
       source.populate(block);
     }
     reservedBytes += bytes;

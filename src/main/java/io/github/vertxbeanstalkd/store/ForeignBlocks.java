@@ -25,18 +25,6 @@ import java.util.Optional;
  * its primary's jobs, {@link DirectMemory#populateNewBlocks}), a block's pages are made present in
  * one madvise(MADV_POPULATE_WRITE) call instead, several times cheaper than a fault per page.
  *
- * <p>On Linux (x86-64 and AArch64), a block of at least {@link #MAPPED_BLOCK_BYTES} asked for in
- * huge pages ({@link #allocateInHugePages}: a replay, a standby's copy) is not malloc'd but mapped
- * on its own (mmap, anonymous), aligned to 2 MiB, and the kernel is asked to back it with
- * transparent huge pages (madvise(MADV_HUGEPAGE); the default "madvise" mode of
- * /sys/kernel/mm/transparent_hugepage/enabled grants it); free unmaps it. Every 4 KiB page written
- * for the first time is a page fault, and on this kind of virtual machine each costs about 12 us:
- * writing 512 MiB of fresh memory took 1,536-1,563 ms in 4 KiB pages (131,000 faults) and 45 ms in
- * huge pages (259 faults). Whole 2 MiB spans of a block are huge pages, its tail past the last one
- * 4 KiB pages, so a block costs no more memory than its size. Blocks for a primary's puts stay
- * malloc'd: there a 2 MiB fault is one stall of a client's turn where 512 small ones spread out
- * (put c=50's p99.9 doubled with every large block in huge pages).
- *
  * <p>The build targets Java 17, where {@code java.lang.foreign} does not exist, so every type of it
  * is reached by reflection, once, here; what is called afterwards are method handles of primitive
  * and {@link ByteBuffer} types only: malloc (long)long, calloc (long, long)long, free (long)void.
@@ -64,19 +52,6 @@ final class ForeignBlocks extends NativeBlocks {
    */
   private static final int MADV_POPULATE_WRITE = 23;
   private static final long PAGE_BYTES = 4096;
-  /** Blocks of at least this many bytes are mapped on their own, aligned to a huge page: 2 MiB. */
-  static final int MAPPED_BLOCK_BYTES = 2 << 20;
-  private static final int PROT_READ_WRITE = 0x1 | 0x2;
-  /** MAP_PRIVATE | MAP_ANONYMOUS, as Linux defines them on x86-64 and AArch64. */
-  private static final int MAP_PRIVATE_ANONYMOUS = 0x02 | 0x20;
-  private static final long MAP_FAILED = -1;
-  private static final int MADV_HUGEPAGE = 14;
-  /** (long address, long bytes, int prot, int flags, int fd, long offset)long: mmap; null where blocks are not mapped. */
-  private final MethodHandle mmap;
-  /** (long address, long bytes)int: munmap. */
-  private final MethodHandle munmap;
-  /** The addresses of the blocks mapped on their own, which free unmaps. One thread at a time, as the store. */
-  private final java.util.Set<Long> mappedBlocks = new java.util.HashSet<>();
   private volatile boolean isPopulateAvailable;
   /** (long address, long bytes)ByteBuffer. */
   private final MethodHandle wrap;
@@ -119,21 +94,7 @@ final class ForeignBlocks extends NativeBlocks {
     Optional<?> madviseSymbol = (Optional<?>) find.invoke(libc, "madvise");
     madvise = madviseSymbol.isEmpty() ? null
         : (MethodHandle) downcallHandle.invoke(linker, madviseSymbol.get(), longLongIntToInt, noOptions);
-    boolean isLinux = System.getProperty("os.name", "").startsWith("Linux");
-    isPopulateAvailable = madvise != null && isLinux;
-    String arch = System.getProperty("os.arch", "");
-    Optional<?> mmapSymbol = (Optional<?>) find.invoke(libc, "mmap");
-    Optional<?> munmapSymbol = (Optional<?>) find.invoke(libc, "munmap");
-    if (isLinux && madvise != null && (arch.equals("amd64") || arch.equals("aarch64"))
-        && mmapSymbol.isPresent() && munmapSymbol.isPresent()) {
-      Object mmapType = of.invoke(null, javaLong, layouts(layoutClass, javaLong, javaLong, javaInt, javaInt, javaInt, javaLong));
-      mmap = (MethodHandle) downcallHandle.invoke(linker, mmapSymbol.get(), mmapType, noOptions);
-      Object longLongToInt = of.invoke(null, javaInt, layouts(layoutClass, javaLong, javaLong));
-      munmap = (MethodHandle) downcallHandle.invoke(linker, munmapSymbol.get(), longLongToInt, noOptions);
-    } else {
-      mmap = null;
-      munmap = null;
-    }
+    isPopulateAvailable = madvise != null && System.getProperty("os.name", "").startsWith("Linux");
 
     MethodHandles.Lookup lookup = MethodHandles.lookup();
     MethodHandle ofAddress = lookup.findStatic(segmentClass, "ofAddress", MethodType.methodType(segmentClass, long.class));
@@ -149,9 +110,6 @@ final class ForeignBlocks extends NativeBlocks {
     // One block made and given back now, so that a JVM denying native access (reinterpret is
     // restricted too) is found here, at start, not on the first put.
     free(allocateZeroed(8));
-    if (mmap != null) {
-      free(allocateInHugePages(MAPPED_BLOCK_BYTES));
-    }
   }
 
   private static Object layouts(Class<?> layoutClass, Object... layouts) {
@@ -169,8 +127,7 @@ final class ForeignBlocks extends NativeBlocks {
 
   @Override
   String description() {
-    return "malloc/calloc/free through the Foreign Function & Memory API; job pages are not zeroed ahead"
-        + (mmap != null ? "; a bulk load's blocks of 2 MiB and more mapped with transparent huge pages asked for" : "");
+    return "malloc/calloc/free through the Foreign Function & Memory API; job pages are not zeroed ahead";
   }
 
   @Override
@@ -195,11 +152,6 @@ final class ForeignBlocks extends NativeBlocks {
   }
 
   @Override
-  ByteBuffer allocateInHugePages(int bytes) {
-    return mmap != null && bytes >= MAPPED_BLOCK_BYTES ? mapped(bytes) : allocate(bytes);
-  }
-
-  @Override
   ByteBuffer allocateZeroed(int bytes) {
     long address;
     try {
@@ -217,55 +169,8 @@ final class ForeignBlocks extends NativeBlocks {
     try {
       return ((ByteBuffer) wrap.invokeExact(address, (long) bytes)).order(ByteOrder.nativeOrder());
     } catch (Throwable e) {
-      freeAddress(address, bytes);
+      freeAddress(address);
       throw rethrown(e);
-    }
-  }
-
-  /**
-   * A mapping of {@code bytes} (rounded up to whole pages) starting on a 2 MiB boundary, asked to be
-   * backed by huge pages: mapped with a huge page's room to spare, then the unaligned head and the
-   * tail past the block unmapped.
-   */
-  private ByteBuffer mapped(int bytes) {
-    long length = (bytes + PAGE_BYTES - 1) & -PAGE_BYTES;
-    long spare = MAPPED_BLOCK_BYTES - PAGE_BYTES;
-    long raw;
-    try {
-      raw = (long) mmap.invokeExact(0L, length + spare, PROT_READ_WRITE, MAP_PRIVATE_ANONYMOUS, -1, 0L);
-    } catch (Throwable e) {
-      throw rethrown(e);
-    }
-    if (raw == MAP_FAILED) {
-      throw new OutOfMemoryError("mmap of " + bytes + " bytes failed");
-    }
-    long aligned = (raw + MAPPED_BLOCK_BYTES - 1) & -(long) MAPPED_BLOCK_BYTES;
-    unmap(raw, aligned - raw);
-    unmap(aligned + length, raw + length + spare - (aligned + length));
-    int advised;
-    try {
-      advised = (int) madvise.invokeExact(aligned, length, MADV_HUGEPAGE);
-    } catch (Throwable e) {
-      unmap(aligned, length);
-      throw rethrown(e);
-    }
-    // advised != 0: a kernel without transparent huge pages; the block stays in 4 KiB pages.
-    mappedBlocks.add(aligned);
-    return wrapped(aligned, bytes);
-  }
-
-  private void unmap(long address, long bytes) {
-    if (bytes == 0) {
-      return;
-    }
-    int result;
-    try {
-      result = (int) munmap.invokeExact(address, bytes);
-    } catch (Throwable e) {
-      throw rethrown(e);
-    }
-    if (result != 0) {
-      throw new IllegalStateException("munmap of " + bytes + " bytes at " + Long.toHexString(address) + " failed");
     }
   }
 
@@ -306,14 +211,10 @@ final class ForeignBlocks extends NativeBlocks {
     } catch (Throwable e) {
       throw rethrown(e);
     }
-    freeAddress(address, block.capacity());
+    freeAddress(address);
   }
 
-  private void freeAddress(long address, int bytes) {
-    if (mappedBlocks.remove(address)) {
-      unmap(address, (bytes + PAGE_BYTES - 1) & -PAGE_BYTES);
-      return;
-    }
+  private void freeAddress(long address) {
     try {
       free.invokeExact(address);
     } catch (Throwable e) {

@@ -74,15 +74,6 @@ abstract class NativeBlocks {
   abstract ByteBuffer allocateZeroed(int bytes);
 
   /**
-   * As {@link #allocate}, for a bulk load where no client waits: where an implementation can, a
-   * large block is backed by huge pages, whose first writes cost one fault per 2 MiB instead of
-   * one per 4 KiB, each fault longer. Freed with {@link #free} as any other.
-   */
-  ByteBuffer allocateInHugePages(int bytes) {
-    return allocate(bytes);
-  }
-
-  /**
    * Makes the block's pages present now, as writes would, in one call: where an implementation
    * cannot, or its blocks are zeroed (touched) already, nothing happens.
    */

@@ -127,52 +127,14 @@ class DirectMemoryTest {
     assertTrue(written > 100 << 20, "resident once written: " + written);
   }
 
-  @Test
-  void aBulkLoadsLargeBlockIsBackedByHugePagesAndItsOddTailWorks() throws IOException, ReflectiveOperationException {
-    assumeTrue(Runtime.version().feature() >= ForeignBlocks.FIRST_FEATURE, "Java before 22: allocateDirect");
-    Path mode = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
-    assumeTrue(Files.exists(mode) && !Files.readString(mode).contains("[never]"), "no transparent huge pages here");
-    DirectMemory memory = new DirectMemory(1L << 30, new ForeignBlocks());
-    // A page of job records: three whole huge pages and 0.5 MiB of small ones. A primary's puts
-    // fault theirs 4 KiB at a time; a bulk load's are huge.
-    int bytes = 104 << 16;
-    ByteBuffer small = memory.allocate(bytes);
-    long before = anonHugePageBytes();
-    for (int i = 0; i < bytes; i += 4096) {
-      small.put(i, (byte) 1);
-    }
-    assertTrue(anonHugePageBytes() - before < 2 << 20, "huge pages of a block not bulk-loaded");
-    memory.free(small);
-    memory.populateNewBlocks(true);
-    before = anonHugePageBytes();
-    ByteBuffer block = memory.allocate(bytes);
-    memory.populateNewBlocks(false);
-    for (int i = 0; i < bytes; i += 8) {
-      block.putLong(i, i);
-    }
-    long huge = anonHugePageBytes() - before;
-    for (int i = 0; i < bytes; i += 8) {
-      if (block.getLong(i) != i) {
-        assertEquals(i, block.getLong(i), "byte " + i);
-      }
-    }
-    memory.free(block);
-    long after = anonHugePageBytes() - before;
-    assertTrue(huge >= 6 << 20, "huge pages once written: " + huge);
-    assertTrue(after < 2 << 20, "huge pages after the free: " + after);
-  }
-
   @ParameterizedTest(name = "{0}")
   @MethodSource("sources")
   void theIndexAndHeapsBlocksAreZeroedWhateverTheMemoryHeldBefore(String name, NativeBlocks source) {
     DirectMemory memory = new DirectMemory(1L << 30, source);
-    // Small blocks come back from libc's free lists, large ones from mmap, a bulk load's (every
-    // other round) from mappings of their own: all are checked.
-    for (int bytes : new int[] {64 * 1024, 4 << 20, (2 << 20) + 100}) {
+    // Small blocks come back from libc's free lists, large ones from mmap: both are checked.
+    for (int bytes : new int[] {64 * 1024, 4 << 20}) {
       for (int round = 0; round < 8; round++) {
-        memory.populateNewBlocks(round % 2 == 1);
         ByteBuffer dirty = memory.allocate(bytes);
-        memory.populateNewBlocks(false);
         for (int i = 0; i < bytes; i++) {
           dirty.put(i, (byte) 0xA5);
         }
@@ -205,13 +167,6 @@ class DirectMemoryTest {
   private static long directBytesUsed() {
     return ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()
         .filter(pool -> pool.getName().equals("direct")).findFirst().orElseThrow().getMemoryUsed();
-  }
-
-  /** The process's anonymous memory in transparent huge pages. */
-  private static long anonHugePageBytes() throws IOException {
-    String line = Files.readAllLines(Path.of("/proc/self/smaps_rollup")).stream()
-        .filter(l -> l.startsWith("AnonHugePages:")).findFirst().orElseThrow();
-    return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
   }
 
   private static long rssBytes() throws IOException {
