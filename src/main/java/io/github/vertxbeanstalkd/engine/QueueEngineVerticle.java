@@ -21,19 +21,16 @@ import io.vertx.core.VertxException;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.eventbus.MessageConsumer;
-import io.vertx.core.internal.ContextInternal;
 import java.util.List;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The one verticle that owns the {@link QueueEngine}: it feeds it requests from the event bus,
- * sends its replies back once a turn ends ({@link TurnReplies}), keeps one Vert.x timer armed
- * for the engine's next deadline, and resumes work the engine yielded (a flush, a job listing's
- * walk, compaction) one turn at a time, each after the event loop has polled its sockets.
+ * sends its replies back once a turn ends ({@link TurnReplies}), and keeps one Vert.x timer armed
+ * for the engine's next deadline.
  */
 public final class QueueEngineVerticle extends VerticleBase {
   private static final Logger log = LoggerFactory.getLogger(QueueEngineVerticle.class);
@@ -60,19 +57,6 @@ public final class QueueEngineVerticle extends VerticleBase {
   private long trimTimerId = -1;
   private long timerDeadlineNanos = Long.MAX_VALUE;
   private boolean isResumeScheduled;
-  /** Set once the engine is closed: a resumed turn scheduled before finds nothing to run. */
-  private boolean isStopped;
-  /**
-   * Yielded work resumes in queued tasks, in turn with what else is queued, except that once this
-   * long has passed since the loop last polled its sockets, the next resume waits for a poll
-   * ({@link #resumeAfterPolling}). Every resume after a poll cost more than a queued one: a flush of
-   * 1M jobs under put c=50 took 4.2-5.4 s instead of 2.9-3.0 s, the puts' p99 5.7-14x.
-   */
-  private static final long POLL_EVERY_NANOS = 5_000_000;
-  /** When a resumed turn last ran after the loop had polled its sockets. */
-  private long polledNanos;
-  /** The engine's context: resumed turns are scheduled on its Netty event loop. */
-  private ContextInternal engineContext;
   private final TurnReplies replies = new TurnReplies();
   /** Asked per front at the end of a turn: one predicate for the verticle's life, not one per turn. */
   private final Predicate<String> isReceiptWanted = front -> engine.isReceiptWanted(front);
@@ -105,7 +89,6 @@ public final class QueueEngineVerticle extends VerticleBase {
     }
     bus = vertx.eventBus();
     Context context = vertx.getOrCreateContext();
-    engineContext = (ContextInternal) context;
     Executor onEngineThread = task -> context.runOnContext(v -> task.run());
     // Replaying the log reads the disk: blocking work, so off the event loop. The engine is built
     // there too and the jobs go straight into its off-heap store; it is handed to this context
@@ -115,19 +98,14 @@ public final class QueueEngineVerticle extends VerticleBase {
           Binlog opened = binlogConfig.isEnabled()
               ? Binlog.lock(binlogConfig, onEngineThread, new Listener())
               : Binlog.inMemory(binlogConfig);
-          DirectMemory memory = new DirectMemory();
           QueueEngine built = new QueueEngine(clock, replies, options.info(), options.maxJobSizeBytes(), opened,
-              memory);
+              new DirectMemory());
           if (binlogConfig.isEnabled()) {
-            // No client waits on a replay: the job pages it fills are a bulk load's.
-            memory.populateNewBlocks(true);
             try {
               built.restored(opened.replay(built.replayTarget()));
             } catch (Exception | Error e) {
               built.close();
               throw e;
-            } finally {
-              memory.populateNewBlocks(false);
             }
           }
           binlog = opened;
@@ -173,7 +151,6 @@ public final class QueueEngineVerticle extends VerticleBase {
     return unregistered.compose(v -> {
       vertx.cancelTimer(trimTimerId);
       vertx.cancelTimer(timerId);
-      isStopped = true;
       if (engine != null) {
         // Nothing reaches the engine any more: its off-heap memory goes back at once.
         engine.close();
@@ -332,42 +309,17 @@ public final class QueueEngineVerticle extends VerticleBase {
     replies.send(bus, isReceiptWanted, engine.answerBeforeNanos());
     if (engine.hasYieldedWork() && !isResumeScheduled) {
       isResumeScheduled = true;
-      if (System.nanoTime() - polledNanos >= POLL_EVERY_NANOS) {
-        resumeAfterPolling();
-      } else {
-        vertx.runOnContext(v -> resume());
-      }
+      vertx.runOnContext(v -> {
+        isResumeScheduled = false;
+        EngineTurn turn = TURNS_TIMED ? EngineTurn.start() : null;
+        engine.resumeYielded();
+        afterWork();
+        if (turn != null) {
+          turn.end("resume");
+        }
+      });
     }
     arm(engine.nextDeadlineNanos());
-  }
-
-  /**
-   * Runs the engine's yielded work in a later turn, after the event loop has read what its sockets
-   * hold: a task scheduled on the loop to run at once, not one queued. Netty 4.2's event loop runs
-   * the tasks queued on it, and those they queue, for up to a second before it polls its sockets
-   * again ({@code io.netty.eventLoop.maxTaskProcessingQuantumMs}); a flush that queued each next
-   * slice with runOnContext left every connection served by the engine's loop unread for that
-   * second, and their puts answered once a second. A task scheduled from the loop waits for the
-   * queue to drain and for one poll of the sockets, which does not block while it is due.
-   */
-  private void resumeAfterPolling() {
-    engineContext.nettyEventLoop().schedule(() -> engineContext.emit(v -> {
-      polledNanos = System.nanoTime();
-      resume();
-    }), 0, TimeUnit.NANOSECONDS);
-  }
-
-  private void resume() {
-    isResumeScheduled = false;
-    if (isStopped) {
-      return;
-    }
-    EngineTurn turn = TURNS_TIMED ? EngineTurn.start() : null;
-    engine.resumeYielded();
-    afterWork();
-    if (turn != null) {
-      turn.end("resume");
-    }
   }
 
   /** Keeps one timer armed at the engine's next deadline. */
