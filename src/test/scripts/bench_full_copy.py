@@ -4,7 +4,7 @@ during the copy against without it.
 
   1. Starts a three-node group (replication.minAcks 1, conf/cluster-group.xml with a cluster name of
      its own), every node with -Xlog:gc to a file; the primary on CPU 0, the standbys and the load
-     generator on CPU 1.
+     generator on CPU 1 (with --no-pin, wherever the scheduler puts them).
   2. Kills one standby (SIGKILL, by pid) and deletes its binlog: it comes back as a new standby.
   3. Fills the primary with --jobs jobs of --size bytes (the bench jar's Bench, --mode prefill).
   4. Put c=50 for --put-ms against the primary, with one standby following ("without the copy").
@@ -26,6 +26,7 @@ copy (idle, at depth) and while the copy ran.
 Usage (after mvn -B -q package -DskipTests):
     python3 src/test/scripts/bench_full_copy.py [--jobs 5000000] [--size 100] [--put-ms 4000]
         [--jvm-option=-Xmx1g]   (added to every node's conf/jvm.options; JAR=... picks the build)
+        [--no-pin] [--failover] [--jfr DIR]
 Loopback only; every process it starts is ended by its pid.
 """
 import argparse
@@ -46,6 +47,8 @@ from bench_jar import bench_classpath  # beside this file
 
 JAR = os.environ.get("JAR", "target/vertx-beanstalkd.jar")
 JVM_OPTIONS = []
+# CPU lists for the primary, the standbys and the load generator; --no-pin leaves all three to the scheduler.
+PINS = {"primary": "0", "standbys": "1", "generator": "1"}
 
 
 def free_port():
@@ -97,6 +100,8 @@ class Node:
         self.started_at = time.monotonic()
 
     def pin(self, cpus):
+        if cpus is None:
+            return
         subprocess.run(["taskset", "-a", "-p", "-c", cpus, str(self.proc.pid)], check=True, capture_output=True)
 
     def kill(self):
@@ -111,7 +116,8 @@ class Node:
 
 
 def bench(port, args, timeout=900):
-    out = subprocess.run(["taskset", "-c", "1", "java", "-cp", bench_classpath(JAR), "io.github.vertxbeanstalkd.bench.Bench",
+    pin = ["taskset", "-c", PINS["generator"]] if PINS["generator"] else []
+    out = subprocess.run(pin + ["java", "-cp", bench_classpath(JAR), "io.github.vertxbeanstalkd.bench.Bench",
                           "--target", "127.0.0.1:%d" % port] + args, capture_output=True, text=True,
                          timeout=timeout)
     lines = [l for l in out.stdout.splitlines() if l.startswith("{")]
@@ -215,9 +221,13 @@ def main():
     ap.add_argument("--window-s", type=int, default=30, help="how long before the copy counts as idle")
     ap.add_argument("--jvm-option", action="append", default=[], help="a JVM option for every node")
     ap.add_argument("--failover", action="store_true", help="then kill the primary: does the survivor resume?")
+    ap.add_argument("--no-pin", action="store_true",
+                    help="no taskset: the nodes and the generator go where the scheduler puts them, as the README starts them")
     ap.add_argument("--jfr", metavar="DIR", help="record every node (JFR) and dump the copy's part to DIR")
     a = ap.parse_args()
     JVM_OPTIONS.extend(a.jvm_option)
+    if a.no_pin:
+        PINS.update(primary=None, standbys=None, generator=None)
     if a.jfr:
         os.makedirs(a.jfr, exist_ok=True)
         JVM_OPTIONS.append("-XX:StartFlightRecording=name=copy,settings=profile,maxage=300s")
@@ -228,9 +238,10 @@ def main():
                                 "<cluster-name>full-copy-%d</cluster-name>" % os.getpid())
     with open(cluster_xml, "w") as f:
         f.write(text)
-    print("bench-full-copy: %s, load average %s, %d jobs of %d B, work directory %s" % (
+    print("bench-full-copy: %s, load average %s, %d jobs of %d B, %s, work directory %s" % (
         time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), " ".join(open("/proc/loadavg").read().split()[:3]),
-        a.jobs, a.size, workdir), flush=True)
+        a.jobs, a.size, "unpinned" if a.no_pin else "primary on CPU 0, standbys and generator on CPU 1",
+        workdir), flush=True)
     nodes = [Node(workdir, "n%d" % i, cluster_xml) for i in range(1, 4)]
     try:
         def primary():
@@ -241,9 +252,9 @@ def main():
             return None
         p = wait(primary, 180, "a primary with two standbys")
         standbys = [n for n in nodes if n is not p]
-        p.pin("0")
+        p.pin(PINS["primary"])
         for n in standbys:
-            n.pin("1")
+            n.pin(PINS["standbys"])
         new = standbys[1]
         new.kill()
         shutil.rmtree(new.binlog_dir, ignore_errors=True)
@@ -259,7 +270,7 @@ def main():
         # Only what the primary logs from here on: the group's first copies (empty) came before.
         mark = len(p.text())
         new.start()
-        new.pin("1")
+        new.pin(PINS["standbys"])
         started = time.monotonic()
         wait(lambda: "subscribed; copying" in p.text()[mark:], 120, "the new standby's subscription")
         subscribed = time.monotonic()
