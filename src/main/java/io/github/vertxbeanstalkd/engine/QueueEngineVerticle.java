@@ -98,14 +98,19 @@ public final class QueueEngineVerticle extends VerticleBase {
           Binlog opened = binlogConfig.isEnabled()
               ? Binlog.lock(binlogConfig, onEngineThread, new Listener())
               : Binlog.inMemory(binlogConfig);
+          DirectMemory memory = new DirectMemory();
           QueueEngine built = new QueueEngine(clock, replies, options.info(), options.maxJobSizeBytes(), opened,
-              new DirectMemory());
+              memory);
           if (binlogConfig.isEnabled()) {
+            // No client waits on a replay: the job pages it fills are made present in one call each.
+            memory.populateNewBlocks(true);
             try {
               built.restored(opened.replay(built.replayTarget()));
             } catch (Exception | Error e) {
               built.close();
               throw e;
+            } finally {
+              memory.populateNewBlocks(false);
             }
           }
           binlog = opened;
