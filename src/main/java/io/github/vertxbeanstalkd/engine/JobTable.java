@@ -55,8 +55,13 @@ final class JobTable {
   /** Where the binlog holds the job's latest snapshot ({@link io.github.vertxbeanstalkd.persistence.JobBases}). */
   private static final int LOG_BASE = 96;
   static final int RECORD_BYTES = 104;
-  /** 16,384 records (1.6 MiB) a page. */
+  /**
+   * 16,384 records (1.6 MiB) a page, or 65,536 (6.5 MiB, three huge pages and 0.5 MiB) where pages
+   * grow in place ({@link DirectMemory#growsInPlace()}): a larger page grown by copies made
+   * longer copies, which set the puts' tail.
+   */
   private static final int RECORDS_PER_PAGE_LOG2 = 14;
+  private static final int RECORDS_PER_GROWN_IN_PLACE_PAGE_LOG2 = 16;
 
   private final DirectMemory memory;
   private final ItemPool records;
@@ -65,7 +70,8 @@ final class JobTable {
 
   JobTable(DirectMemory memory) {
     this.memory = memory;
-    this.records = new ItemPool(memory, RECORD_BYTES, RECORDS_PER_PAGE_LOG2);
+    this.records = new ItemPool(memory, RECORD_BYTES,
+        memory.growsInPlace() ? RECORDS_PER_GROWN_IN_PLACE_PAGE_LOG2 : RECORDS_PER_PAGE_LOG2);
     this.bodies = new BodyStore(memory);
     this.index = new IdIndex(memory, this::id);
   }

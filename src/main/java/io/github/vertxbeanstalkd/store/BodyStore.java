@@ -6,8 +6,8 @@ import java.util.Arrays;
 /**
  * Job bodies off the GC heap. A body up to {@link #LARGEST_CLASS_BYTES} goes in the smallest size
  * class that holds it (steps of 8 bytes up to 128, then four classes per doubling, so at most
- * 1/8 of a body's room is slack), each class an {@link ItemPool} of pages of about 1 MiB
- * (each grown from 16 KiB as it fills). A larger
+ * 1/8 of a body's room is slack), each class an {@link ItemPool} of pages of about 1 MiB, or 4 to
+ * 8 MiB where pages grow in place (each grown from 16 KiB as it fills). A larger
  * body gets a block of its own. A body is named by a long reference; its length is the caller's to
  * keep. One thread only.
  */
@@ -16,6 +16,11 @@ public final class BodyStore {
   public static final long EMPTY = -1;
   public static final int LARGEST_CLASS_BYTES = 64 * 1024;
   private static final int PAGE_BYTES_LOG2 = 20;
+  /**
+   * Where pages grow in place ({@link DirectMemory#growsInPlace()}), 4 to 8 MiB: mostly huge pages
+   * when a bulk load fills them.
+   */
+  private static final int GROWN_IN_PLACE_PAGE_BYTES_LOG2 = 22;
   private static final int LARGE = 0xFFFF;
 
   private final DirectMemory memory;
@@ -41,7 +46,7 @@ public final class BodyStore {
    */
   BodyStore(DirectMemory memory, int pageShrinkLog2) {
     this.memory = memory;
-    this.pageBytesLog2 = PAGE_BYTES_LOG2 - pageShrinkLog2;
+    this.pageBytesLog2 = (memory.growsInPlace() ? GROWN_IN_PLACE_PAGE_BYTES_LOG2 : PAGE_BYTES_LOG2) - pageShrinkLog2;
     this.classBytes = sizeClasses();
     this.pools = new ItemPool[classBytes.length];
     int c = 0;

@@ -111,9 +111,56 @@ public final class DirectMemory {
     return block;
   }
 
+  /**
+   * True when {@link #allocateGrowable} reserves a block's whole room at once and it grows in place
+   * ({@link #grow}), with no copy: then a job page may be large, since growing it costs nothing.
+   */
+  public boolean growsInPlace() {
+    return source.growsInPlace();
+  }
+
+  /**
+   * A block counted as {@code bytes} whose capacity is {@code maxBytes}: it grows in place through
+   * {@link #grow}, up to its capacity, and memory is taken only where it is written (in a bulk load,
+   * {@link #populateNewBlocks}, its counted part at once and in huge pages). Only where {@link
+   * #growsInPlace()}. Throws {@link OutOfMemoryError} when {@code bytes} would pass the limit.
+   */
+  public ByteBuffer allocateGrowable(int bytes, int maxBytes) {
+    if (reservedBytes + bytes > limitBytes) {
+      throw new OutOfMemoryError("job store full: " + reservedBytes + " + " + bytes + " bytes > limit " + limitBytes);
+    }
+    ByteBuffer block = source.allocateGrowable(maxBytes, isPopulating);
+    if (isPopulating) {
+      source.populate(block, 0, bytes);
+    }
+    reservedBytes += bytes;
+    blocks++;
+    return block;
+  }
+
+  /**
+   * Counts a growable block's bytes {@code [fromBytes, toBytes)} as held now. Throws {@link
+   * OutOfMemoryError}, counting nothing, when they would pass the limit.
+   */
+  public void grow(ByteBuffer block, int fromBytes, int toBytes) {
+    if (reservedBytes + (toBytes - fromBytes) > limitBytes) {
+      throw new OutOfMemoryError("job store full: " + reservedBytes + " + " + (toBytes - fromBytes)
+          + " bytes > limit " + limitBytes);
+    }
+    if (isPopulating) {
+      source.populate(block, fromBytes, toBytes);
+    }
+    reservedBytes += toBytes - fromBytes;
+  }
+
   /** Gives the block back now; it must not be used again. */
   public void free(ByteBuffer block) {
-    reservedBytes -= block.capacity();
+    free(block, block.capacity());
+  }
+
+  /** Gives back a block counted as {@code countedBytes} (a growable block's, less than its capacity). */
+  public void free(ByteBuffer block, long countedBytes) {
+    reservedBytes -= countedBytes;
     blocks--;
     source.free(block);
   }

@@ -172,8 +172,8 @@ public final class ItemPool {
       } else if (!wasEmpty[p]) {
         wasEmpty[p] = true;
       } else if (released < maxBytes) {
-        long bytes = pages[p].capacity();
-        memory.free(pages[p]);
+        long bytes = (long) capacityItems[p] * itemBytes;
+        memory.free(pages[p], bytes);
         pages[p] = null;
         setRoom(p, false);
         wasEmpty[p] = false;
@@ -192,7 +192,7 @@ public final class ItemPool {
   public void close() {
     for (int p = 0; p < pageLimit; p++) {
       if (pages[p] != null) {
-        memory.free(pages[p]);
+        memory.free(pages[p], (long) capacityItems[p] * itemBytes);
         pages[p] = null;
       }
     }
@@ -231,7 +231,9 @@ public final class ItemPool {
     // A quarter of what the pool holds, so that a deep backlog's pages start whole (no copies while
     // it fills) and a small pool's room not yet handed out stays a fraction of its items.
     int firstItems = Math.max(1, Math.min(itemsPerPage, Math.max(FIRST_BLOCK_BYTES / itemBytes, liveItems / 4)));
-    pages[p] = memory.allocate(firstItems * itemBytes);
+    pages[p] = memory.growsInPlace()
+        ? memory.allocateGrowable(firstItems * itemBytes, itemsPerPage * itemBytes)
+        : memory.allocate(firstItems * itemBytes);
     capacityItems[p] = firstItems;
     reservedBytes += (long) firstItems * itemBytes;
     if (p == pageLimit) {
@@ -247,17 +249,25 @@ public final class ItemPool {
   }
 
   /**
-   * Grows page {@code p}'s block by a quarter (at least an item), up to the whole page; its items
-   * keep their offsets. Throws {@link OutOfMemoryError}, with the page as it was, when there is no room.
+   * Grows page {@code p}'s block by a quarter (at least an item), up to the whole page: in place
+   * where its room was reserved whole ({@link DirectMemory#growsInPlace()}), else by a copy; its
+   * items keep their offsets. Throws {@link OutOfMemoryError}, with the page as it was, when there is no room.
    */
   private void growBlock(int p) {
     int items = Math.min(itemsPerPage, capacityItems[p] + Math.max(1, capacityItems[p] / 4));
+    if (pages[p].capacity() >= items * itemBytes) {
+      // Its whole room is reserved already: counted, not copied.
+      memory.grow(pages[p], capacityItems[p] * itemBytes, items * itemBytes);
+      reservedBytes += (long) (items - capacityItems[p]) * itemBytes;
+      capacityItems[p] = items;
+      return;
+    }
     ByteBuffer old = pages[p];
     ByteBuffer bigger = memory.allocate(items * itemBytes);
     bigger.put(0, old, 0, old.capacity());
-    memory.free(old);
+    memory.free(old, (long) capacityItems[p] * itemBytes);
     pages[p] = bigger;
-    reservedBytes += bigger.capacity() - old.capacity();
+    reservedBytes += (long) (items - capacityItems[p]) * itemBytes;
     capacityItems[p] = items;
   }
 

@@ -74,10 +74,32 @@ abstract class NativeBlocks {
   abstract ByteBuffer allocateZeroed(int bytes);
 
   /**
+   * True when {@link #allocateGrowable} is available: a block whose address space is reserved
+   * whole, so that it grows in place by being written further, with no copy.
+   */
+  boolean growsInPlace() {
+    return false;
+  }
+
+  /**
+   * A block of {@code maxBytes} of address space (its capacity) whose memory is taken only where it
+   * is written; with {@code inHugePages}, backed by huge pages where the system allows. Only where
+   * {@link #growsInPlace()}; freed with {@link #free}.
+   */
+  ByteBuffer allocateGrowable(int maxBytes, boolean inHugePages) {
+    throw new UnsupportedOperationException("blocks do not grow in place here");
+  }
+
+  /** As {@link #populate(ByteBuffer)}, for the block's bytes {@code [from, to)} only. */
+  void populate(ByteBuffer block, int from, int to) {}
+
+  /**
    * Makes the block's pages present now, as writes would, in one call: where an implementation
    * cannot, or its blocks are zeroed (touched) already, nothing happens.
    */
-  void populate(ByteBuffer block) {}
+  void populate(ByteBuffer block) {
+    populate(block, 0, block.capacity());
+  }
 
   /** Gives a block from this implementation back at once; it must not be used again. */
   abstract void free(ByteBuffer block);

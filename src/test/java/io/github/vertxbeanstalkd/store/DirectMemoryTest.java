@@ -127,6 +127,48 @@ class DirectMemoryTest {
     assertTrue(written > 100 << 20, "resident once written: " + written);
   }
 
+  @Test
+  void aGrowableBlockIsCountedAsItGrowsAndABulkLoadsIsInHugePages() throws IOException, ReflectiveOperationException {
+    assumeTrue(Runtime.version().feature() >= ForeignBlocks.FIRST_FEATURE, "Java before 22: allocateDirect");
+    DirectMemory memory = new DirectMemory(64L << 20, new ForeignBlocks());
+    assumeTrue(memory.growsInPlace(), "no mmap here");
+    Path mode = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
+    boolean isHugeGranted = Files.exists(mode) && !Files.readString(mode).contains("[never]");
+    // A page of job records: three whole huge pages and 0.5 MiB of small ones.
+    int whole = 104 << 16;
+    for (boolean isBulk : new boolean[] {false, true}) {
+      memory.populateNewBlocks(isBulk);
+      long rss = rssBytes();
+      long huge = anonHugePageBytes();
+      ByteBuffer block = memory.allocateGrowable(1 << 20, whole);
+      assertEquals(whole, block.capacity());
+      assertEquals(1 << 20, memory.reservedBytes());
+      assertTrue(rssBytes() - rss < 4 << 20, "resident before the block is written: " + (rssBytes() - rss));
+      memory.grow(block, 1 << 20, whole);
+      assertEquals(whole, memory.reservedBytes());
+      assertThrows(OutOfMemoryError.class, () -> memory.grow(block, whole, 100 << 20));
+      assertEquals(whole, memory.reservedBytes(), "a refused growth counts nothing");
+      memory.populateNewBlocks(false);
+      for (int i = 0; i < whole; i += 8) {
+        block.putLong(i, i);
+      }
+      for (int i = 0; i < whole; i += 8) {
+        if (block.getLong(i) != i) {
+          assertEquals(i, block.getLong(i), "byte " + i);
+        }
+      }
+      long hugeWritten = anonHugePageBytes() - huge;
+      memory.free(block, whole);
+      assertEquals(0, memory.reservedBytes());
+      if (isBulk && isHugeGranted) {
+        assertTrue(hugeWritten >= 6 << 20, "a bulk load's block in huge pages: " + hugeWritten);
+      } else {
+        assertTrue(hugeWritten < 2 << 20, "a primary's block in huge pages: " + hugeWritten);
+      }
+    }
+    assertTrue(anonHugePageBytes() < 2 << 20, "huge pages after the frees: " + anonHugePageBytes());
+  }
+
   @ParameterizedTest(name = "{0}")
   @MethodSource("sources")
   void theIndexAndHeapsBlocksAreZeroedWhateverTheMemoryHeldBefore(String name, NativeBlocks source) {
@@ -167,6 +209,13 @@ class DirectMemoryTest {
   private static long directBytesUsed() {
     return ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()
         .filter(pool -> pool.getName().equals("direct")).findFirst().orElseThrow().getMemoryUsed();
+  }
+
+  /** The process's anonymous memory in transparent huge pages. */
+  private static long anonHugePageBytes() throws IOException {
+    String line = Files.readAllLines(Path.of("/proc/self/smaps_rollup")).stream()
+        .filter(l -> l.startsWith("AnonHugePages:")).findFirst().orElseThrow();
+    return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
   }
 
   private static long rssBytes() throws IOException {
