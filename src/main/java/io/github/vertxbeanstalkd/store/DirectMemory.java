@@ -76,10 +76,15 @@ public final class DirectMemory {
    * when it would pass the limit or the system has no memory left.
    */
   public ByteBuffer allocate(int bytes) {
+    requireRoom(bytes);
+    return block(bytes, false);
+  }
+
+  /** Throws {@link OutOfMemoryError} when {@code bytes} more would pass the limit. */
+  private void requireRoom(long bytes) {
     if (reservedBytes + bytes > limitBytes) {
       throw new OutOfMemoryError("job store full: " + reservedBytes + " + " + bytes + " bytes > limit " + limitBytes);
     }
-    return block(bytes, false);
   }
 
   /**
@@ -126,9 +131,7 @@ public final class DirectMemory {
    * #growsInPlace()}. Throws {@link OutOfMemoryError} when {@code bytes} would pass the limit.
    */
   public ByteBuffer allocateGrowable(int bytes, int maxBytes) {
-    if (reservedBytes + bytes > limitBytes) {
-      throw new OutOfMemoryError("job store full: " + reservedBytes + " + " + bytes + " bytes > limit " + limitBytes);
-    }
+    requireRoom(bytes);
     ByteBuffer block = source.allocateGrowable(maxBytes, isPopulating);
     if (isPopulating) {
       source.populate(block, 0, bytes);
@@ -143,10 +146,7 @@ public final class DirectMemory {
    * OutOfMemoryError}, counting nothing, when they would pass the limit.
    */
   public void grow(ByteBuffer block, int fromBytes, int toBytes) {
-    if (reservedBytes + (toBytes - fromBytes) > limitBytes) {
-      throw new OutOfMemoryError("job store full: " + reservedBytes + " + " + (toBytes - fromBytes)
-          + " bytes > limit " + limitBytes);
-    }
+    requireRoom(toBytes - fromBytes);
     if (isPopulating) {
       source.populate(block, fromBytes, toBytes);
     }

@@ -8,7 +8,9 @@ import java.lang.reflect.Method;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.HashSet;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Blocks from the C library's malloc (job blocks, not zeroed) and calloc (zeroed blocks), given back
@@ -72,7 +74,7 @@ final class ForeignBlocks extends NativeBlocks {
   /** (long address, long bytes)int: munmap. */
   private final MethodHandle munmap;
   /** The addresses of the blocks mapped on their own, which free unmaps. One thread at a time, as the store. */
-  private final java.util.Set<Long> mappedBlocks = new java.util.HashSet<>();
+  private final Set<Long> mappedBlocks = new HashSet<>();
   private volatile boolean isPopulateAvailable;
   /** (long address, long bytes)ByteBuffer. */
   private final MethodHandle wrap;
