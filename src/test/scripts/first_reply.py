@@ -25,7 +25,11 @@ Options: --jar PATH, --jvm-options FILE [conf/jvm.options], --runs N [7], --no-b
          --binlog (every server on a new binlog directory: ours with binlog.dir, beanstalkd
          with -b), --label TEXT (our row in the summary), --variant LABEL:JAR[:CONF_JSON]
          (repeatable: more servers of ours in the same alternation, to compare builds or
-         settings under the same machine load).
+         settings under the same machine load), --build LABEL:DIR (repeatable: a build in
+         another checkout, e.g. a git worktree of an older commit, started from DIR exactly as
+         the README says, its own conf/jvm.options, jar and AOT cache: a cache is only used
+         from the directory it was trained in), --pin CPUS (every server under taskset -c CPUS,
+         as the benchmarks pin the server).
 """
 import argparse
 import json
@@ -103,15 +107,16 @@ def proc_cpu_seconds(pid):
 
 
 class Server:
-    def __init__(self, command, binlog):
+    def __init__(self, command, binlog, cwd=None):
         self.command = command
         self.binlog = binlog
+        self.cwd = cwd
 
     def start(self, port):
         binlog_dir = tempfile.mkdtemp(prefix="first-reply-") if self.binlog else None
         command = self.command(port, binlog_dir)
         start = time.perf_counter()
-        proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=self.cwd)
         proc.binlog_dir = binlog_dir
         deadline = start + START_SECONDS
         while not is_listening(port):
@@ -184,24 +189,30 @@ def main():
     ap.add_argument("--variant", action="append", default=[])
     ap.add_argument("--binlog", action="store_true")
     ap.add_argument("--label", default="ours")
+    ap.add_argument("--build", action="append", default=[])
+    ap.add_argument("--pin", default=None)
     args = ap.parse_args()
+    pin = ["taskset", "-c", args.pin] if args.pin else []
 
     def ours(jar, conf_json):
         def command(port, binlog_dir):
             conf = dict(json.loads(conf_json), host=HOST, port=port)
             if binlog_dir:
                 conf["binlog"] = {"dir": binlog_dir}
-            return (["java", "@" + args.jvm_options] + args.extra_jvm + ["-jar", jar]
+            return (pin + ["java", "@" + args.jvm_options] + args.extra_jvm + ["-jar", jar]
                     + ["-conf", json.dumps(conf)])
         return command
 
     def beanstalkd(port, binlog_dir):
-        return ["beanstalkd", "-l", HOST, "-p", str(port)] + (["-b", binlog_dir] if binlog_dir else [])
+        return pin + ["beanstalkd", "-l", HOST, "-p", str(port)] + (["-b", binlog_dir] if binlog_dir else [])
 
     servers = [(args.label, Server(ours(args.jar, args.conf), args.binlog))]
     for variant in args.variant:
         label, jar, conf_json = (variant.split(":", 2) + ["{}"])[:3]
         servers.append((label, Server(ours(jar, conf_json), args.binlog)))
+    for build in args.build:
+        label, directory = build.split(":", 1)
+        servers.append((label, Server(ours("target/vertx-beanstalkd.jar", args.conf), args.binlog, cwd=directory)))
     if not args.no_beanstalkd:
         servers.append(("beanstalkd", Server(beanstalkd, args.binlog)))
     results = {label: [] for label, _ in servers}
