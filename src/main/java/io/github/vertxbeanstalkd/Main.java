@@ -26,6 +26,7 @@ public final class Main extends VertxApplication {
   }
 
   public static void main(String[] args) {
+    ServerJson.useStreamingCodec();
     quietNettyAllocatorEvents();
     Hooks hooks = new Hooks();
     int status = new Main(args, hooks).launch();
