@@ -66,7 +66,8 @@ public final class CacheableClassFiles {
       throw e;
     }
     Files.move(rewritten, jar, StandardCopyOption.REPLACE_EXISTING);
-    System.out.println("cacheable-class-files: " + count + " class files older than Java 6 rewritten as Java 8 in " + jar);
+    System.out.println("cacheable-class-files: " + count + " class files older than Java 6 rewritten as Java 8 in "
+        + jar);
   }
 
   private static int majorVersion(byte[] classBytes) {

@@ -25,7 +25,7 @@ public final class ServerJson implements JsonFactory {
     isServerProcess = true;
   }
 
-  /** Ahead of Vert.x's default factory (order {@code Integer.MAX_VALUE}), which this one defers to outside the server. */
+  /** Ahead of Vert.x's default factory (order {@code Integer.MAX_VALUE}); this one defers to it outside the server. */
   @Override
   public int order() {
     return 0;

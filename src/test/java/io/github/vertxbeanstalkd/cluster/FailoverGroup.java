@@ -33,7 +33,10 @@ final class FailoverGroup implements AutoCloseable {
   /** Every job acknowledged with INSERTED: id to body. */
   private final Map<Long, String> acknowledged = new LinkedHashMap<>();
 
-  /** Starts three nodes in {@code dir}; {@link #awaitServing()} waits for their roles. */
+  /**
+   * Starts three nodes in {@code dir} (the ones started are stopped if one fails); {@link
+   * #awaitServing()} waits for their roles.
+   */
   static FailoverGroup start(Path dir) throws Exception {
     FailoverGroup group = new FailoverGroup();
     CpLoopbackCluster cluster = new CpLoopbackCluster(3, dir);
@@ -42,8 +45,13 @@ final class FailoverGroup implements AutoCloseable {
     for (int i = 0; i < 3; i++) {
       group.nodes.add(new GroupNode("node" + (i + 1), dir, cluster.xmlFor(i), replication));
     }
-    for (GroupNode node : group.nodes) {
-      node.start();
+    try {
+      for (GroupNode node : group.nodes) {
+        node.start();
+      }
+    } catch (Exception | Error e) {
+      group.close();
+      throw e;
     }
     return group;
   }

@@ -15,8 +15,6 @@ import io.github.vertxbeanstalkd.TestClient;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,82 +28,74 @@ import org.junit.jupiter.api.io.TempDir;
 class FailoverTest {
   @TempDir
   Path dir;
-  private FailoverGroup group;
-
-  @BeforeEach
-  void startGroup() throws Exception {
-    group = FailoverGroup.start(dir);
-  }
-
-  @AfterEach
-  void stopNodes() throws InterruptedException {
-    group.close();
-  }
 
   @Test
   void acknowledgedJobsSurviveAKilledPrimaryAndAPausedOne() throws Exception {
-    GroupNode first = group.awaitServing();
-    long firstTerm = term(first);
-    group.putAcknowledged(first, "before-kill-", 50);
+    try (FailoverGroup group = FailoverGroup.start(dir)) {
+      GroupNode first = group.awaitServing();
+      long firstTerm = term(first);
+      group.putAcknowledged(first, "before-kill-", 50);
 
-    // SIGKILL: a new primary with every acknowledged job, and ids above every id issued.
-    long killedAt = System.nanoTime();
-    first.kill();
-    GroupNode second = awaitNewPrimary(group.others(first), firstTerm, killedAt);
-    long secondTerm = term(second);
-    group.assertAllAcknowledgedOn(second, "after SIGKILL of " + first);
-    group.putAcknowledged(second, "after-kill-", 1);
+      // SIGKILL: a new primary with every acknowledged job, and ids above every id issued.
+      long killedAt = System.nanoTime();
+      first.kill();
+      GroupNode second = awaitNewPrimary(group.others(first), firstTerm, killedAt);
+      long secondTerm = term(second);
+      group.assertAllAcknowledgedOn(second, "after SIGKILL of " + first);
+      group.putAcknowledged(second, "after-kill-", 1);
 
-    // The killed node comes back as a standby; the group again tolerates one fault.
-    first.start();
-    awaitRole(first, "standby", REJOIN_MILLIS);
-    assertSame(second, group.awaitOnePrimaryAndStandbys(REJOIN_MILLIS), "the primary changed when " + first
-        + " rejoined");
-    group.putAcknowledged(second, "before-stop-", 10);
+      // The killed node comes back as a standby; the group again tolerates one fault.
+      first.start();
+      awaitRole(first, "standby", REJOIN_MILLIS);
+      assertSame(second, group.awaitOnePrimaryAndStandbys(REJOIN_MILLIS), "the primary changed when " + first
+          + " rejoined");
+      group.putAcknowledged(second, "before-stop-", 10);
 
-    // A standby killed and restarted resumes from its own log where the primary's backlog has it.
-    first.kill();
-    group.putAcknowledged(second, "while-a-standby-is-down-", 5);
-    first.start();
-    awaitRole(first, "standby", REJOIN_MILLIS);
-    assertTrue(first.logContains("resuming from offset"), first + " took a full copy instead of resuming:\n"
-        + first.log());
-    assertSame(second, group.awaitOnePrimaryAndStandbys(REJOIN_MILLIS), "the primary changed when " + first
-        + " restarted");
-    long highestBeforeStop = group.highestAcknowledged();
+      // A standby killed and restarted resumes from its own log where the primary's backlog has it.
+      first.kill();
+      group.putAcknowledged(second, "while-a-standby-is-down-", 5);
+      first.start();
+      awaitRole(first, "standby", REJOIN_MILLIS);
+      assertTrue(first.logContains("resuming from offset"), first + " took a full copy instead of resuming:\n"
+          + first.log());
+      assertSame(second, group.awaitOnePrimaryAndStandbys(REJOIN_MILLIS), "the primary changed when " + first
+          + " restarted");
+      long highestBeforeStop = group.highestAcknowledged();
 
-    // SIGSTOP: a put reaches the frozen primary's socket; a third node takes over.
-    try (TestClient stale = TestClient.open(second.port(), 60_000)) {
-      stale.send("use " + TUBE).expect("USING " + TUBE);
-      long stoppedAt = System.nanoTime();
-      second.stop();
-      byte[] staleBody = "sent-to-the-paused-primary".getBytes(StandardCharsets.US_ASCII);
-      stale.sendPut(0, 0, 120, staleBody);
-      GroupNode third = awaitNewPrimary(group.others(second), secondTerm, stoppedAt);
-      long thirdTerm = term(third);
-      group.assertAllAcknowledgedOn(third, "after SIGSTOP of " + second);
-      group.putAcknowledged(third, "after-stop-", 1);
+      // SIGSTOP: a put reaches the frozen primary's socket; a third node takes over.
+      try (TestClient stale = TestClient.open(second.port(), 60_000)) {
+        stale.send("use " + TUBE).expect("USING " + TUBE);
+        long stoppedAt = System.nanoTime();
+        second.stop();
+        byte[] staleBody = "sent-to-the-paused-primary".getBytes(StandardCharsets.US_ASCII);
+        stale.sendPut(0, 0, 120, staleBody);
+        GroupNode third = awaitNewPrimary(group.others(second), secondTerm, stoppedAt);
+        long thirdTerm = term(third);
+        group.assertAllAcknowledgedOn(third, "after SIGSTOP of " + second);
+        group.putAcknowledged(third, "after-stop-", 1);
 
-      // SIGCONT: the old primary must not have acknowledged the put on its own.
-      second.resume();
-      String reply = replyOrClose(stale);
-      System.out.println("FailoverTest: the put sent to the paused primary got " + reply + " after SIGCONT");
-      if (reply != null && reply.startsWith("INSERTED ")) {
-        long id = Long.parseLong(reply.substring("INSERTED ".length()));
-        assertTrue(id > highestBeforeStop, "the resumed node acknowledged id " + id + ", not above "
-            + highestBeforeStop + ", the highest issued before it was paused");
-        assertEquals(new String(staleBody, StandardCharsets.US_ASCII), peek(third, id),
-            "the resumed node acknowledged job " + id + " that the new primary (term " + thirdTerm + ") does not hold");
-        // Forwarded to the new primary and stored there: an acknowledgement like any other.
-        group.acknowledged().put(id, new String(staleBody, StandardCharsets.US_ASCII));
+        // SIGCONT: the old primary must not have acknowledged the put on its own.
+        second.resume();
+        String reply = replyOrClose(stale);
+        System.out.println("FailoverTest: the put sent to the paused primary got " + reply + " after SIGCONT");
+        if (reply != null && reply.startsWith("INSERTED ")) {
+          long id = Long.parseLong(reply.substring("INSERTED ".length()));
+          assertTrue(id > highestBeforeStop, "the resumed node acknowledged id " + id + ", not above "
+              + highestBeforeStop + ", the highest issued before it was paused");
+          assertEquals(new String(staleBody, StandardCharsets.US_ASCII), peek(third, id),
+              "the resumed node acknowledged job " + id + " that the new primary (term " + thirdTerm
+                  + ") does not hold");
+          // Forwarded to the new primary and stored there: an acknowledgement like any other.
+          group.acknowledged().put(id, new String(staleBody, StandardCharsets.US_ASCII));
+        }
+        awaitRole(second, "standby", REJOIN_MILLIS);
+        long resumedTerm = term(second);
+        assertTrue(resumedTerm < 0 || thirdTerm < 0 || resumedTerm >= thirdTerm,
+            "the resumed node follows term " + resumedTerm + ", older than the new primary's " + thirdTerm
+                + group.roles());
+        assertEquals("primary", third.role(), "the new primary kept its role when the old one resumed");
+        group.assertAllAcknowledgedOn(third, "after SIGCONT of " + second);
       }
-      awaitRole(second, "standby", REJOIN_MILLIS);
-      long resumedTerm = term(second);
-      assertTrue(resumedTerm < 0 || thirdTerm < 0 || resumedTerm >= thirdTerm,
-          "the resumed node follows term " + resumedTerm + ", older than the new primary's " + thirdTerm
-              + group.roles());
-      assertEquals("primary", third.role(), "the new primary kept its role when the old one resumed");
-      group.assertAllAcknowledgedOn(third, "after SIGCONT of " + second);
     }
   }
 
