@@ -8,6 +8,7 @@ import io.github.vertxbeanstalkd.replication.election.Addresses;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.UUID;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The routing of a replicated node's TCP connections (REPLICATION.md, "Every node serves the
@@ -20,6 +21,8 @@ import java.util.UUID;
 public final class Forwarding implements ConnectionRouting {
   private final PrimaryRoute route;
   private final String group;
+  /** Added to on the fronts' event loops, read by scrapes. */
+  private final LongAdder forwardedAwaitingReply = new LongAdder();
 
   /** @param group the replication group's name, which the forwarding addresses carry */
   public Forwarding(PrimaryRoute route, String group) {
@@ -32,7 +35,15 @@ public final class Forwarding implements ConnectionRouting {
     ClusterNodes cluster = ClusterNodes.of(vertx);
     String nodeId = cluster == null ? "local" : cluster.localNodeId();
     String replyAddress = Addresses.of(group, nodeId).node() + ".forwarded." + UUID.randomUUID();
-    return RoutedSessions.start(vertx, local, route, replyAddress, nodeId);
+    return RoutedSessions.start(vertx, local, route, replyAddress, nodeId, forwardedAwaitingReply);
+  }
+
+  /**
+   * The commands this node's TCP connections have forwarded to a primary on another node and not
+   * yet had answered; 0 on the primary, whose connections run on its own engine. Any thread.
+   */
+  public long commandsAwaitingReply() {
+    return forwardedAwaitingReply.sum();
   }
 
   /** Where the primary of {@code term} in {@code group} takes forwarded connections. */

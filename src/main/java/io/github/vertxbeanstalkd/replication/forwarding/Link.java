@@ -20,6 +20,12 @@ interface Link {
 
   void endInput();
 
+  /**
+   * {@code delta} more of the connection's commands sent here wait for their replies (fewer when
+   * negative): a session on another node counts them as forwarded, one on this node's engine does not.
+   */
+  void awaitingReplies(int delta);
+
   /** Ends the session there (its jobs return to ready); nothing more is heard from it. */
   void close();
 }

@@ -68,6 +68,8 @@ final class RoutedConnection implements ConnectionSession {
   private final ConnectionTubes tubes = new ConnectionTubes();
   private final ArrayDeque<Entry> awaiting = new ArrayDeque<>();
   private Link link;
+  /** The entries of {@link #awaiting} sent to the link's session whose replies have not come: SENT and SILENT. */
+  private int sentCount;
   /** The reserves in {@link #awaiting} that wait for a job: each holds back the ones behind it. */
   private int waitingReserves;
   /** The unsent reserve at the head whose deadline a timer is armed for, or null. */
@@ -93,6 +95,7 @@ final class RoutedConnection implements ConnectionSession {
       return;
     }
     State state = link == null ? State.UNSENT : State.SENT;
+    int added = 0;
     for (Command c : commands) {
       if (c instanceof Command.PutLine) {
         // No reply comes for it. Without a primary it is dropped: the put takes its id when its body arrives.
@@ -107,8 +110,10 @@ final class RoutedConnection implements ConnectionSession {
         }
       }
       awaiting.add(e);
+      added++;
     }
     if (link != null) {
+      countSent(added);
       link.submit(commands);
     } else {
       answerWithoutPrimary();
@@ -143,6 +148,7 @@ final class RoutedConnection implements ConnectionSession {
     waitingReserves = 0;
     stopTimer();
     if (link != null) {
+      countSent(-sentCount);
       link.close();
       link = null;
     }
@@ -180,13 +186,14 @@ final class RoutedConnection implements ConnectionSession {
     if (reply.hasEnded()) {
       // The primary ended the session (it stepped down): what it had is lost, as in a failover; a
       // new session opens on the next primary, or on this one again a moment later.
-      link = null;
       lose();
     } else if (reply.isComplete()) {
       // The end of input answered a waiting reserve, and the engine dropped what it had queued
       // behind it. Only that: what was sent later may not have reached the engine yet (a client's
       // next batch can follow the replay of its tubes before the replay is answered).
-      awaiting.removeIf(e -> e.isBeforeEndOfInput && (e.state == State.SENT || e.state == State.SILENT));
+      int before = awaiting.size();
+      awaiting.removeIf(e -> e.isBeforeEndOfInput && isSent(e));
+      countSent(awaiting.size() - before);
       waitingReserves = (int) awaiting.stream().filter(e -> e.command instanceof Command.Reserve r && waits(r)).count();
       startReserves();
     }
@@ -204,7 +211,6 @@ final class RoutedConnection implements ConnectionSession {
     }
     if (link != null) {
       link.close();
-      link = null;
       lose();
       List<Reply> out = new ArrayList<>();
       answerHead(out);
@@ -251,6 +257,7 @@ final class RoutedConnection implements ConnectionSession {
     for (int i = replay.size() - 1; i >= 0; i--) {
       awaiting.addFirst(new Entry(replay.get(i), State.SILENT));
     }
+    countSent(send.size());
     if (!send.isEmpty()) {
       link.submit(send);
     }
@@ -260,11 +267,13 @@ final class RoutedConnection implements ConnectionSession {
   }
 
   /**
-   * The session's primary is gone with every reply it owed: a reserve goes again (REPLICATION.md:
-   * it goes on waiting; a job it may have been given is ready on the new primary), any other
-   * command answers INTERNAL_ERROR, since it may or may not have run.
+   * The session's primary is gone with every reply it owed, and the connection lets go of its link:
+   * a reserve goes again (REPLICATION.md: it goes on waiting; a job it may have been given is ready
+   * on the new primary), any other command answers INTERNAL_ERROR, since it may or may not have run.
    */
   private void lose() {
+    countSent(-sentCount);
+    link = null;
     for (Iterator<Entry> it = awaiting.iterator(); it.hasNext(); ) {
       Entry e = it.next();
       if (e.state == State.SILENT) {
@@ -296,6 +305,19 @@ final class RoutedConnection implements ConnectionSession {
     return startNanos == NOT_STARTED ? timeoutNanos : timeoutNanos - (nowNanos - startNanos);
   }
 
+  /** Whether {@code e} went to the link's session and its reply has not come. */
+  private static boolean isSent(Entry e) {
+    return e.state == State.SENT || e.state == State.SILENT;
+  }
+
+  /** {@code delta} more entries wait for the link's replies (fewer when negative); the link hears it. */
+  private void countSent(int delta) {
+    if (delta != 0) {
+      sentCount += delta;
+      link.awaitingReplies(delta);
+    }
+  }
+
   /** Whether a reserve waits for a job when none is ready (and so holds back the commands behind it). */
   private static boolean waits(Command.Reserve reserve) {
     return reserve.timeoutSeconds() != 0;
@@ -322,6 +344,9 @@ final class RoutedConnection implements ConnectionSession {
   /** Takes the command at the head, answered; a waiting reserve answered lets the next reserves' timeouts start. */
   private Entry pollHead() {
     Entry e = awaiting.poll();
+    if (e != null && isSent(e)) {
+      countSent(-1);
+    }
     if (e != null && e.command instanceof Command.Reserve reserve && waits(reserve)) {
       waitingReserves--;
       startReserves();

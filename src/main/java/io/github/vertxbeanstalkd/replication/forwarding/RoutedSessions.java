@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,6 +44,8 @@ final class RoutedSessions implements SessionHost, Link.Opener, HostClock {
   private final PrimaryRoute route;
   private final String replyAddress;
   private final String nodeId;
+  /** Commands sent to a primary on another node whose replies have not come, shared by the node's hosts. */
+  private final LongAdder forwardedAwaitingReply;
   private final LinkedHashSet<RoutedConnection> connections = new LinkedHashSet<>();
   private final HashMap<Long, RemoteLink> links = new HashMap<>();
   private final Map<String, Buffer> outgoing = new LinkedHashMap<>();
@@ -56,12 +59,14 @@ final class RoutedSessions implements SessionHost, Link.Opener, HostClock {
   private boolean isFlushScheduled;
   private long tickTimer = -1;
 
-  private RoutedSessions(Vertx vertx, EngineClient local, PrimaryRoute route, String replyAddress, String nodeId) {
+  private RoutedSessions(Vertx vertx, EngineClient local, PrimaryRoute route, String replyAddress, String nodeId,
+      LongAdder forwardedAwaitingReply) {
     this.vertx = vertx;
     this.local = local;
     this.route = route;
     this.replyAddress = replyAddress;
     this.nodeId = nodeId;
+    this.forwardedAwaitingReply = forwardedAwaitingReply;
   }
 
   /**
@@ -69,10 +74,12 @@ final class RoutedSessions implements SessionHost, Link.Opener, HostClock {
    *
    * @param replyAddress where primaries send this host's replies, unique in the cluster
    * @param nodeId this node's cluster id: a primary ends the sessions of a node that leaves
+   * @param forwardedAwaitingReply counts the commands this host's connections have sent to a primary on
+   *     another node whose replies have not come
    */
   static Future<SessionHost> start(Vertx vertx, EngineClient local, PrimaryRoute route, String replyAddress,
-      String nodeId) {
-    RoutedSessions host = new RoutedSessions(vertx, local, route, replyAddress, nodeId);
+      String nodeId, LongAdder forwardedAwaitingReply) {
+    RoutedSessions host = new RoutedSessions(vertx, local, route, replyAddress, nodeId, forwardedAwaitingReply);
     host.context = vertx.getOrCreateContext();
     host.replies = vertx.eventBus().consumer(replyAddress, host::onReplies);
     return host.replies.completion().map(v -> {
@@ -244,6 +251,11 @@ final class RoutedSessions implements SessionHost, Link.Opener, HostClock {
     }
 
     @Override
+    public void awaitingReplies(int delta) {
+      // This node's engine runs them: nothing is forwarded.
+    }
+
+    @Override
     public void close() {
       session.close(false);
     }
@@ -274,6 +286,11 @@ final class RoutedSessions implements SessionHost, Link.Opener, HostClock {
     @Override
     public void endInput() {
       ForwardFrames.control(out(primary.address()), ForwardFrames.END_INPUT, id);
+    }
+
+    @Override
+    public void awaitingReplies(int delta) {
+      forwardedAwaitingReply.add(delta);
     }
 
     @Override

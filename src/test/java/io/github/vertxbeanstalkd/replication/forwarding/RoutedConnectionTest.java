@@ -27,6 +27,8 @@ class RoutedConnectionTest {
   private final class FakeLink implements Link {
     final PrimaryRoute.Primary primary;
     final List<Command> sent = new ArrayList<>();
+    /** What the connection said of its commands sent here whose replies have not come. */
+    int awaitingReplies;
     boolean isInputEnded;
     boolean isClosed;
 
@@ -47,6 +49,12 @@ class RoutedConnectionTest {
     @Override
     public void endInput() {
       isInputEnded = true;
+    }
+
+    @Override
+    public void awaitingReplies(int delta) {
+      awaitingReplies += delta;
+      assertTrue(awaitingReplies >= 0, "fewer than none await their replies: " + awaitingReplies);
     }
 
     @Override
@@ -369,6 +377,71 @@ class RoutedConnectionTest {
     submit(new Command.Reserve(5));
     connection.close();
     assertEquals(0, clock.armed());
+  }
+
+  @Test
+  void theLinkCountsTheCommandsSentToItUntilTheirRepliesCome() {
+    connection.attach(FIRST);
+    submit(new Command.Use("u"), new Command.Put(0, 0, 60, new byte[] {'x'}, true), Command.PutLine.FITS,
+        Command.ListTubeUsed.INSTANCE);
+    assertEquals(3, link().awaitingReplies, "a put line has no reply of its own");
+    link().answer(false, "USING u", "INSERTED 1");
+    assertEquals(1, link().awaitingReplies);
+    link().answer(true, "USING u");
+    assertEquals(0, link().awaitingReplies);
+  }
+
+  @Test
+  void withoutAPrimaryNothingIsCountedUntilOneIsFound() {
+    submit(Command.Reserve.FOREVER, Command.Stats.INSTANCE);
+    connection.attach(FIRST);
+    assertEquals(2, link().awaitingReplies);
+  }
+
+  @Test
+  void aPrimaryLeftBehindCountsNothingAndTheNewOneCountsTheReplayAndTheReserveSentAgain() {
+    connection.attach(FIRST);
+    submit(new Command.Use("u"));
+    link().answer(true, "USING u");
+    submit(Command.Reserve.FOREVER, Command.Stats.INSTANCE);
+    FakeLink first = link();
+    assertEquals(2, first.awaitingReplies);
+
+    connection.rerouteTo(SECOND);
+    assertEquals(0, first.awaitingReplies, "their replies died with the first primary");
+    assertEquals(List.of(new Command.Use("u"), Command.Reserve.FOREVER), link().sent);
+    assertEquals(2, link().awaitingReplies, "the tube given again and the reserve");
+    link().answer(false, "USING u");
+    assertEquals(1, link().awaitingReplies);
+
+    connection.rerouteTo(null);
+    assertEquals(0, link().awaitingReplies);
+  }
+
+  @Test
+  void aSessionThePrimaryEndedCountsNothing() {
+    connection.attach(FIRST);
+    submit(new Command.Reserve(60), Command.Stats.INSTANCE);
+    link().end();
+    assertEquals(0, link().awaitingReplies);
+  }
+
+  @Test
+  void whatTheEndOfInputDroppedIsNoLongerCounted() {
+    connection.attach(FIRST);
+    submit(Command.Reserve.FOREVER, Command.Stats.INSTANCE);
+    connection.endInput();
+    link().answer(true, "TIMED_OUT");
+    assertEquals(0, link().awaitingReplies);
+  }
+
+  @Test
+  void aClosedConnectionCountsNothing() {
+    connection.attach(FIRST);
+    submit(Command.Reserve.FOREVER, Command.Stats.INSTANCE);
+    connection.close();
+    assertTrue(link().isClosed);
+    assertEquals(0, link().awaitingReplies);
   }
 
   @Test
