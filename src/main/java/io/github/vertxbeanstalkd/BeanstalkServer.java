@@ -132,13 +132,14 @@ public final class BeanstalkServer {
     EngineAddress address = EngineAddress.unique();
     List<String> ids = new ArrayList<>();
     Readiness readiness = new Readiness();
-    ServerMetrics metrics =
-        config.isMetricsEnabled() ? ServerMetrics.create(config.binlog().isEnabled(), group) : null;
-    CommandDurations durations = metrics == null ? CommandDurations.NONE : metrics.commandDurations();
     boolean isReplicated = config.replication().isEnabled();
     // A replicated node's TCP connections run on whichever node is the group's primary.
     PrimaryRoute route = isReplicated ? new PrimaryRoute() : null;
-    ConnectionRouting routing = isReplicated ? new Forwarding(route, config.replication().group()) : ConnectionRouting.LOCAL;
+    Forwarding forwarding = isReplicated ? new Forwarding(route, config.replication().group()) : null;
+    ConnectionRouting routing = forwarding == null ? ConnectionRouting.LOCAL : forwarding;
+    ServerMetrics metrics = config.isMetricsEnabled() ? ServerMetrics.create(config.binlog().isEnabled(), group,
+        forwarding == null ? null : forwarding::commandsAwaitingReply) : null;
+    CommandDurations durations = metrics == null ? CommandDurations.NONE : metrics.commandDurations();
     ServingFronts fronts = new ServingFronts(vertx, config, address, durations, tlsCredentials, routing);
     // The group's nodes for the admin page; each names where it serves the protocol and its page.
     AtomicReference<HttpFrontVerticle> page = new AtomicReference<>();

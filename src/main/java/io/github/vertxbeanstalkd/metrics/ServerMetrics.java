@@ -20,6 +20,7 @@ import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * The queue's own {@code beanstalkd_*} series in a Prometheus registry: gauges and counters read the
@@ -27,7 +28,8 @@ import java.util.concurrent.TimeUnit;
  * jobs), command latencies come from the fronts, sync times from the binlog writer. The registry is
  * Vert.x's own when its metrics run on Prometheus (so one scrape has the {@code vertx_*} series
  * too), otherwise one of this server's. On a node of a replication group, the
- * {@code beanstalkd_replication_*} series too (see {@link GroupSeries}).
+ * {@code beanstalkd_replication_*} series too (see {@link GroupSeries}), and the count of commands
+ * its TCP connections have forwarded to the primary and not yet had answered.
  */
 public final class ServerMetrics implements EngineObserver {
   private final PrometheusMeterRegistry registry;
@@ -35,10 +37,14 @@ public final class ServerMetrics implements EngineObserver {
   private final Timer fsync;
   /** Null when the node is not replicated. */
   private final GroupSeries group;
+  /** Null when the node's connections are not forwarded. */
+  private final LongSupplier forwardedAwaitingReply;
   private volatile EngineSnapshot latest;
 
-  private ServerMetrics(PrometheusMeterRegistry registry, boolean hasBinlog, GroupStatus groupStatus) {
+  private ServerMetrics(PrometheusMeterRegistry registry, boolean hasBinlog, GroupStatus groupStatus,
+      LongSupplier forwardedAwaitingReply) {
     this.registry = registry;
+    this.forwardedAwaitingReply = forwardedAwaitingReply;
     this.group = groupStatus == null ? null : new GroupSeries(registry, groupStatus);
     this.commandDurations = new CommandDurations(registry);
     for (Counter c : Counter.values()) {
@@ -78,6 +84,11 @@ public final class ServerMetrics implements EngineObserver {
     } else {
       fsync = null;
     }
+    if (forwardedAwaitingReply != null) {
+      Gauge.builder("beanstalkd.forwarded.commands.awaiting.reply", this, m -> m.forwardedAwaitingReply.getAsLong())
+          .description("Commands this node's TCP connections forwarded to the primary, not yet answered")
+          .register(registry);
+    }
     registry.getPrometheusRegistry().register(new TubeSeries(this));
     registry.getPrometheusRegistry().register(new TubeRuleSeries(this));
   }
@@ -97,11 +108,22 @@ public final class ServerMetrics implements EngineObserver {
    * @param group null when the node is not replicated
    */
   public static ServerMetrics create(boolean hasBinlog, GroupStatus group) {
+    return create(hasBinlog, group, null);
+  }
+
+  /**
+   * As {@link #create(boolean, GroupStatus)}, with {@code beanstalkd_forwarded_commands_awaiting_reply}
+   * read from {@code forwardedAwaitingReply}.
+   *
+   * @param forwardedAwaitingReply read on the scrape's thread; null when the node's connections are not forwarded
+   */
+  public static ServerMetrics create(boolean hasBinlog, GroupStatus group, LongSupplier forwardedAwaitingReply) {
     PrometheusMeterRegistry shared = prometheusOf(BackendRegistries.getDefaultNow());
     if (shared != null && shared.find("beanstalkd.connections").meter() == null) {
-      return new ServerMetrics(shared, hasBinlog, group);
+      return new ServerMetrics(shared, hasBinlog, group, forwardedAwaitingReply);
     }
-    return new ServerMetrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), hasBinlog, group);
+    return new ServerMetrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), hasBinlog, group,
+        forwardedAwaitingReply);
   }
 
   private static PrometheusMeterRegistry prometheusOf(MeterRegistry registry) {
