@@ -176,6 +176,34 @@ final class GroupNode implements AutoCloseable {
     }
   }
 
+  /**
+   * The value of the sample {@code series} (its name and labels exactly) on the node's
+   * {@code /metrics}, or empty when the node does not answer or has no such sample.
+   */
+  Optional<Double> metric(String series) {
+    if (!isAlive() || isStopped) {
+      return Optional.empty();
+    }
+    try {
+      HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/metrics"))
+          .timeout(HEALTHZ_REQUEST).build(), HttpResponse.BodyHandlers.ofString());
+      if (r.statusCode() != 200) {
+        return Optional.empty();
+      }
+      for (String line : r.body().split("\n")) {
+        if (line.startsWith(series + " ")) {
+          return Optional.of(Double.parseDouble(line.substring(series.length() + 1).trim()));
+        }
+      }
+      return Optional.empty();
+    } catch (IOException notYet) {
+      return Optional.empty();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.empty();
+    }
+  }
+
   /** The role {@code /healthz} reports, or null when it does not answer or says none. */
   String role() {
     return healthz().map(h -> h.getString("role")).orElse(null);
