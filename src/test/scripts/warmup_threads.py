@@ -15,30 +15,13 @@ Usage (after mvn -B -q package -DskipTests; loopback only; both processes are en
 import argparse
 import collections
 import os
-import socket
 import subprocess
 import sys
 import time
 from bench_jar import bench_classpath  # beside this file
+from first_seconds import free_port, is_listening  # beside this file
 
 JAR = "target/vertx-beanstalkd.jar"
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def is_listening(port):
-    want = ":%04X" % port
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        with open(table) as f:
-            for line in f.readlines()[1:]:
-                fields = line.split()
-                if fields[1].endswith(want) and fields[3] == "0A":
-                    return True
-    return False
 
 
 def thread_cpu_ticks(pid):
